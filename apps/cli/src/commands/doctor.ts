@@ -1,0 +1,84 @@
+import { platform, arch } from 'node:os';
+import { detectVectorBackend } from '@doctree/index';
+import { checkPdfEngine } from '@doctree/ingest';
+import type { CliConfig } from '../cli-context.js';
+
+/** Minimum Node version DocTree supports. */
+const MIN_NODE: [number, number] = [20, 12];
+
+/** The environment report printed by `doctree doctor` (`--json` prints exactly this object). */
+export interface DoctorReport {
+  ok: boolean;
+  node: { version: string; supported: boolean; platform: string };
+  vector_backend: 'faiss' | 'exact';
+  vector_backend_requested: 'auto' | 'faiss' | 'exact';
+  vector_backend_reason: string;
+  faiss: { available: boolean; version?: string; error?: string };
+  pdf: { ok: boolean; engine: string; pdfjs_version?: string; polyfilled: boolean; error?: string };
+  llm: {
+    configured: boolean;
+    provider: 'none' | 'openai';
+    base_url: string | null;
+    model: string;
+    /** Never the key itself: `set (env)`, `set (file)` or `unset`. */
+    api_key: string;
+  };
+  embedder: string;
+  config_file: string | null;
+  problems: string[];
+}
+
+/** Builds the environment report; never throws for a broken component, it reports it. */
+export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport> {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const supported = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  const backend = await detectVectorBackend({ backend: config.config.index.backend });
+  const pdf = await checkPdfEngine();
+  const llm = config.config.llm;
+  const problems: string[] = [];
+  if (!supported) problems.push(`Node ${process.versions.node} is older than ${MIN_NODE.join('.')}`);
+  if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
+  if (backend.requested === 'faiss' && backend.active !== 'faiss') problems.push(`faiss was requested but is not available: ${backend.reason}`);
+  const report: DoctorReport = {
+    ok: problems.length === 0,
+    node: { version: process.versions.node, supported, platform: `${platform()}-${arch()}` },
+    vector_backend: backend.active,
+    vector_backend_requested: backend.requested,
+    vector_backend_reason: backend.reason,
+    faiss: backend.faiss,
+    pdf: {
+      ok: pdf.ok,
+      engine: pdf.engine,
+      polyfilled: pdf.polyfilled,
+      ...(pdf.pdfjsVersion ? { pdfjs_version: pdf.pdfjsVersion } : {}),
+      ...(pdf.error ? { error: pdf.error } : {}),
+    },
+    llm: {
+      configured: llm.provider !== 'none',
+      provider: llm.provider,
+      base_url: llm.base_url ?? (llm.provider === 'openai' ? 'https://api.openai.com/v1' : null),
+      model: llm.model,
+      api_key: llm.api_key ? `set (${config.sources.api_key})` : 'unset',
+    },
+    embedder: config.config.embedder.kind,
+    config_file: config.configFile,
+    problems,
+  };
+  return config.redact(report);
+}
+
+/** Human-readable form of the report. */
+export function formatDoctorReport(report: DoctorReport): string {
+  const mark = (ok: boolean): string => (ok ? 'ok  ' : 'FAIL');
+  const lines = [
+    `DocTree environment`,
+    `  ${mark(report.node.supported)} node ${report.node.version} (${report.node.platform})`,
+    `  ${mark(report.pdf.ok)} pdf engine: ${report.pdf.engine}${report.pdf.pdfjs_version ? ` (pdf.js ${report.pdf.pdfjs_version})` : ''}${report.pdf.polyfilled ? ', Node 20 polyfill active' : ''}${report.pdf.error ? ` - ${report.pdf.error}` : ''}`,
+    `  ${mark(report.vector_backend_requested !== 'faiss' || report.vector_backend === 'faiss')} vector backend: ${report.vector_backend} - ${report.vector_backend_reason}`,
+    `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
+    `  ok   embedder: ${report.embedder}`,
+    `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
+  ];
+  if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliIo } from './cli-context.js';
+import { run } from './main.js';
+
+function captureIo(env: Record<string, string | undefined> = {}, cwd = process.cwd()): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    env,
+    cwd,
+    isTty: false,
+    stdout: (text: string) => {
+      io.out += text;
+    },
+    stderr: (text: string) => {
+      io.err += text;
+    },
+  };
+  return io;
+}
+
+describe('doctree doctor', () => {
+  it('reports the environment as JSON without leaking the API key', async () => {
+    const key = 'sk-doctor-test-SECRET-123';
+    const io = captureIo({ OPENAI_API_KEY: key, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const status = await run(['doctor', '--json'], io);
+    const report = JSON.parse(io.out);
+    expect(status).toBe(report.ok ? 0 : 1);
+    expect(report.node.version).toBe(process.versions.node);
+    expect(['faiss', 'exact']).toContain(report.vector_backend);
+    expect(report.vector_backend_reason.length).toBeGreaterThan(0);
+    expect(report.pdf).toMatchObject({ ok: true, engine: 'unpdf' });
+    expect(report.llm).toMatchObject({ configured: true, provider: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key: 'set (env)' });
+    expect(io.out + io.err).not.toContain(key);
+  });
+
+  it('says the offline path is used when no endpoint is configured', async () => {
+    const io = captureIo({});
+    await run(['doctor'], io);
+    expect(io.out).toMatch(/llm: none \(offline/);
+    expect(io.out).toMatch(/vector backend: (faiss|exact) - /);
+  });
+
+  it('reports an explicit exact backend request', async () => {
+    const io = captureIo({ DOCTREE_VECTOR_BACKEND: 'exact' });
+    await run(['doctor', '--json'], io);
+    expect(JSON.parse(io.out)).toMatchObject({ vector_backend: 'exact', vector_backend_requested: 'exact' });
+  });
+});
+
+describe('errors', () => {
+  it('ends an unknown command with a one-line usage error and exit 2', async () => {
+    const io = captureIo();
+    expect(await run(['frobnicate'], io)).toBe(2);
+    expect(io.err).toBe('doctree: [USAGE] unknown command "frobnicate" (hint: Run `doctree --help` for the accepted arguments.)\n');
+  });
+
+  it('names the bad field of a config file, without a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctree-cli-'));
+    try {
+      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ embedder: { kind: 'word2vec' } }));
+      const io = captureIo({}, dir);
+      expect(await run(['doctor', '--json'], io)).toBe(3);
+      expect(io.err).toMatch(/^doctree: \[CONFIG_INVALID\] .*doctree\.config\.json: invalid configuration: embedder\.kind/);
+      expect(io.err).not.toMatch(/\n\s+at /);
+      expect(JSON.parse(io.out).error.code).toBe('CONFIG_INVALID');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects unknown options', async () => {
+    const io = captureIo();
+    expect(await run(['doctor', '--jsn'], io)).toBe(2);
+    expect(io.err).toMatch(/\[USAGE\].*--jsn/);
+  });
+});

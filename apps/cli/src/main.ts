@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { DocTreeError } from '@doctree/schema';
+import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
+import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
+
+const HELP = `doctree - explainable question answering over long PDFs
+
+Usage:
+  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
+
+Global options:
+  --config FILE   configuration file (default: ./doctree.config.json when present)
+  --json          machine-readable output
+  -h, --help      show this help
+  -v, --version   print the version
+`;
+
+/** Version of the CLI (kept in step with package.json by the release process). */
+export const CLI_VERSION = '0.1.0';
+
+/**
+ * Runs the `doctree` command with the given arguments and returns the exit status.
+ * Errors become one-line messages on stderr (or a JSON error with `--json`), never stack traces.
+ */
+export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const json = argv.includes('--json');
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+      io.stdout(HELP);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === '-v' || command === '--version') {
+      io.stdout(`${CLI_VERSION}\n`);
+      return 0;
+    }
+    switch (command) {
+      case 'doctor': {
+        const { values } = parseCommandArgs(rest, { json: { type: 'boolean' }, config: { type: 'string' } });
+        const config = loadCliConfig(io, values.config as string | undefined);
+        const report = await buildDoctorReport(config);
+        io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
+        return report.ok ? 0 : 1;
+      }
+      default:
+        throw new DocTreeError('USAGE', `unknown command "${command}"`);
+    }
+  } catch (error) {
+    const failure = DocTreeError.isInstance(error) ? error : DocTreeError.from(error, 'INTERNAL');
+    if (json) io.stdout(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
+    io.stderr(`doctree: ${failure.toOneLine()}\n`);
+    if (failure.code === 'INTERNAL' && io.env['DOCTREE_DEBUG'] && error instanceof Error) io.stderr(`${error.stack}\n`);
+    return failure.exitStatus;
+  }
+}
+
+type OptionSpec = Record<string, { type: 'boolean' | 'string'; short?: string; multiple?: boolean }>;
+
+/** `parseArgs` with DocTree's usage errors. */
+function parseCommandArgs(args: readonly string[], options: OptionSpec): ReturnType<typeof parseArgs> {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (cause) {
+    throw new DocTreeError('USAGE', (cause as Error).message, { cause });
+  }
+}

@@ -1,0 +1,43 @@
+import nx from '@nx/eslint-plugin';
+
+/**
+ * Layering (one way only): schema <- ingest, index <- toolhub <- agents;
+ * rag-baseline uses schema + index; eval uses schema only; apps may use every library;
+ * nothing imports an app. See AGENTS.md.
+ */
+export const layeringConstraints = [
+  { sourceTag: 'scope:schema', onlyDependOnLibsWithTags: ['scope:schema'] },
+  { sourceTag: 'scope:ingest', onlyDependOnLibsWithTags: ['scope:schema'] },
+  { sourceTag: 'scope:index', onlyDependOnLibsWithTags: ['scope:schema'] },
+  { sourceTag: 'scope:toolhub', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index'] },
+  { sourceTag: 'scope:agents', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index', 'scope:toolhub'] },
+  { sourceTag: 'scope:rag-baseline', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index'] },
+  { sourceTag: 'scope:eval', onlyDependOnLibsWithTags: ['scope:schema'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  {
+    ignores: ['**/dist', '**/out-tsc', '**/test-output', '**/node_modules', '**/*.cjs', '**/*.mjs'],
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: layeringConstraints,
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+];

@@ -1,0 +1,8 @@
+/**
+ * @doctree/ingest — PDF (unpdf), MinerU content_list.json and Markdown into a DocTree.
+ */
+export { checkPdfEngine } from './pdf/pdf-engine.js';
+export type { PdfEngineStatus } from './pdf/pdf-engine.js';
+export { ensurePdfRuntime } from './pdf/pdf-runtime.js';
+export { writeSimplePdf } from './pdf/simple-pdf-writer.js';
+export type { PdfPageSpec, PdfShape, PdfTextRun, SimplePdfOptions } from './pdf/simple-pdf-writer.js';

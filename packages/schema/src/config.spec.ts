@@ -1,0 +1,81 @@
+import { REDACTED, configSecrets, redactSecrets, resolveConfig, OPENROUTER_BASE_URL } from './config.js';
+import { DocTreeError } from './errors.js';
+
+describe('resolveConfig', () => {
+  it('is offline with defaults when nothing is configured', () => {
+    const { config, sources } = resolveConfig({ env: {} });
+    expect(config.llm.provider).toBe('none');
+    expect(config.embedder.kind).toBe('hashing');
+    expect(config.index.backend).toBe('auto');
+    expect(sources.api_key).toBe('unset');
+  });
+
+  it('switches to the OpenAI-compatible path when a key is set in the environment', () => {
+    const { config, sources } = resolveConfig({ env: { OPENAI_API_KEY: 'sk-test-123456', DOCTREE_LLM_MODEL: 'qwen2.5' } });
+    expect(config.llm.provider).toBe('openai');
+    expect(config.llm.model).toBe('qwen2.5');
+    expect(sources).toMatchObject({ llm_provider: 'env', api_key: 'env' });
+  });
+
+  it('uses OpenRouter when only OPENROUTER_API_KEY is set', () => {
+    const { config } = resolveConfig({ env: { OPENROUTER_API_KEY: 'or-key-abcdef' } });
+    expect(config.llm).toMatchObject({ provider: 'openai', base_url: OPENROUTER_BASE_URL, api_key: 'or-key-abcdef' });
+  });
+
+  it('accepts a keyless local server (Ollama, vLLM) from OPENAI_BASE_URL', () => {
+    const { config } = resolveConfig({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' } });
+    expect(config.llm.provider).toBe('openai');
+    expect(config.llm.api_key).toBeUndefined();
+  });
+
+  it('layers defaults < file < env < overrides', () => {
+    const { config } = resolveConfig({
+      file: { llm: { model: 'from-file', timeout_ms: 5000 }, embedder: { kind: 'sif' } },
+      env: { DOCTREE_LLM_MODEL: 'from-env' },
+      overrides: { llm: { temperature: 0.5 } },
+    });
+    expect(config.llm.model).toBe('from-env');
+    expect(config.llm.timeout_ms).toBe(5000);
+    expect(config.llm.temperature).toBe(0.5);
+    expect(config.embedder.kind).toBe('sif');
+  });
+
+  it('names the bad field and the file', () => {
+    let caught: unknown;
+    try {
+      resolveConfig({ file: { index: { backend: 'annoy' } }, filePath: 'doctree.config.json' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(DocTreeError.isInstance(caught)).toBe(true);
+    expect((caught as DocTreeError).code).toBe('CONFIG_INVALID');
+    expect((caught as DocTreeError).file).toBe('doctree.config.json');
+    expect((caught as DocTreeError).message).toMatch(/index\.backend/);
+  });
+
+  it('rejects an --llm override that is not a provider', () => {
+    expect(() => resolveConfig({ overrides: { llm: { provider: 'claude' as never } } })).toThrow(/llm\.provider/);
+  });
+});
+
+describe('redactSecrets', () => {
+  it('removes secret-looking keys and every occurrence of known secrets', () => {
+    const secret = 'sk-live-SECRET-value-42';
+    const { config } = resolveConfig({ env: { OPENAI_API_KEY: secret } });
+    const trace = {
+      config,
+      headers: { Authorization: `Bearer ${secret}` },
+      note: `request to https://x/v1?key=${secret} failed`,
+      nested: [{ message: `echo ${secret}` }],
+    };
+    const redacted = redactSecrets(trace, configSecrets(config));
+    const text = JSON.stringify(redacted);
+    expect(text).not.toContain(secret);
+    expect(redacted.config.llm.api_key).toBe(REDACTED);
+    expect(redacted.headers.Authorization).toBe(REDACTED);
+    expect(redacted.note).toContain(REDACTED);
+    expect(redacted.config.llm.model).toBe('gpt-4o-mini');
+    // the input is not modified
+    expect(trace.config.llm.api_key).toBe(secret);
+  });
+});

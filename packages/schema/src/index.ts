@@ -1,0 +1,30 @@
+/**
+ * @doctree/schema — the DocTree spec: zod schemas, inferred types, the error family, configuration
+ * and the interfaces every other package implements. Depends on zod only; no I/O.
+ */
+export { DOCTREE_ERROR_CODES, DocTreeError } from "./errors.js";
+export type { DocTreeErrorCodeInfo, DocTreeErrorCode, DocTreeErrorOptions, DocTreeErrorJson } from "./errors.js";
+export { PageIdxSchema, PageNumberSchema, pageFromIndex, indexFromPage, BBoxSchema, PageSizeSchema, PageSpanSchema, CharSpanSchema, Sha256Schema } from "./common.js";
+export type { BBox, PageSize, PageSpan, CharSpan } from "./common.js";
+export { formatIssues, parseWith, parseJsonLines } from "./validation.js";
+export type { ValidationContext } from "./validation.js";
+export { OPENROUTER_BASE_URL, LlmConfigSchema, EmbedderConfigSchema, IndexConfigSchema, AgentConfigSchema, DocTreeConfigSchema, configFromEnv, resolveConfig, REDACTED, redactSecrets, configSecrets } from "./config.js";
+export type { LlmConfig, EmbedderConfig, IndexConfig, AgentConfig, DocTreeConfig, DocTreeConfigInput, ConfigSource, ResolveConfigOptions, ResolvedConfig } from "./config.js";
+export { CONTENT_LIST_VERSION, BlockOriginSchema, BlockFlagSchema, TextBlockSchema, TitleBlockSchema, ImageBlockSchema, TableBlockSchema, EquationBlockSchema, ListBlockSchema, CodeBlockSchema, ChartBlockSchema, PageFurnitureBlockSchema, ContentBlockSchema, PageInfoSchema, SourceInfoSchema, IngestWarningSchema, OutlineEntrySchema, ContentListSchema, MinerUBlockSchema, MinerUContentListSchema } from "./content-list.js";
+export type { BlockOrigin, BlockFlag, ContentBlock, ContentBlockType, TextBlock, TitleBlock, ImageBlock, TableBlock, EquationBlock, ListBlock, CodeBlock, ChartBlock, PageFurnitureBlock, PageInfo, SourceInfo, IngestWarning, OutlineEntry, ContentList, MinerUBlock, MinerUContentList } from "./content-list.js";
+export { DOCTREE_VERSION, NodeIdSchema, NodeRoleSchema, PageBoxSchema, NodeRefSchema, TableDataSchema, DocTreeNodeSchema, DocumentMetaSchema, DocTreeSchema } from "./doctree.js";
+export type { NodeId, NodeRole, PageBox, NodeRef, TableData, DocTreeNode, DocumentMeta, DocTree } from "./doctree.js";
+export { INDEX_FORMAT_VERSION, IndexRecordIdSchema, SectionVariantSchema, SECTION_VARIANT_SUFFIX, IndexFiltersSchema, AffordancesSchema, SubtreeSketchSchema, DenseCoarseRecordSchema, RecordRefSchema, DenseLeafRecordSchema, SPARSE_FIELDS, SparseDocSchema, GraphEdgeTypeSchema, GraphEdgeSchema, IdMapsSchema, SummaryMethodSchema, SectionSummarySchema, DocSummarySchema, IndexArtifactSchema, IndexManifestSchema } from "./index-records.js";
+export type { SectionVariant, IndexFilters, Affordances, SubtreeSketch, DenseCoarseRecord, RecordRef, DenseLeafRecord, SparseField, SparseDoc, GraphEdgeType, GraphEdge, IdMaps, SectionSummary, DocSummary, IndexArtifact, IndexManifest } from "./index-records.js";
+export { QueryTypeSchema, AnswerFormatSchema, OperationSchema, QueryObjectSchema, RouterDecisionSchema, PlanStageSchema, PlanStepSchema, PlanFallbackSchema, StrategyPlanSchema, ModalitySchema, HitSchema, ToolCallSchema, TokenUsageSchema, ToolResultSchema, TablePayloadSchema, TextPayloadSchema, ImagePayloadSchema, ObservationSchema, EvidenceItemSchema, EvidencePackSchema, SupportSchema, TraceEventTypeSchema, TraceEventSchema, TraceSchema, AnswerValueSchema, AnswerSchema } from "./agent.js";
+export type { QueryType, AnswerFormat, Operation, QueryObject, RouterDecision, PlanStage, PlanStep, PlanFallback, StrategyPlan, Modality, Hit, ToolCall, TokenUsage, ToolResult, Observation, EvidenceItem, EvidencePack, Support, TraceEvent, Trace, AnswerValue, Answer } from "./agent.js";
+export { EvidenceSourceSchema, QuestionSchema, PredictionSchema, MetricGroupSchema, MetricsSchema } from "./eval.js";
+export type { EvidenceSource, Question, Prediction, MetricGroup, Metrics } from "./eval.js";
+export { ARTIFACT_SCHEMAS, artifactJsonSchemas } from "./json-schemas.js";
+export type { ArtifactSchemaName } from "./json-schemas.js";
+export type { Embedder, EmbedOptions } from "./interfaces/embedder.js";
+export type { VectorMetric, VectorHit, VectorSearchOptions, VectorIndexInfo, VectorIndex } from "./interfaces/vector-index.js";
+export type { SparseHit, SparseSearchOptions, SparseIndex } from "./interfaces/sparse-index.js";
+export type { RetrieveRequest, Retriever } from "./interfaces/retriever.js";
+export type { ChatMessage, ChatRequest, ChatReply, ChatModelClient } from "./interfaces/chat-model.js";
+export type { ToolOutput, ToolCard } from "./interfaces/tool-card.js";
