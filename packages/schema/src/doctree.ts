@@ -90,7 +90,7 @@ export const DocTreeNodeSchema = z.object({
   /** Content-list blocks this node was made from. */
   source_block_ids: z.array(z.string()).default([]),
   /** How the node was derived when not from a heading (e.g. `outline`, `toc`, `page_group`). */
-  derived_from: z.enum(['heading', 'outline', 'toc', 'page_group', 'root']).optional(),
+  derived_from: z.enum(['heading', 'outline', 'toc', 'page_group', 'root', 'empty_page']).optional(),
 });
 export type DocTreeNode = z.infer<typeof DocTreeNodeSchema>;
 
