@@ -12,7 +12,7 @@ rmSync(countsDir, { recursive: true, force: true });
 const env = { ...process.env, NX_DAEMON: process.env.NX_DAEMON ?? 'false', NX_NO_CLOUD: 'true' };
 const nx = spawnSync(
   process.execPath,
-  [join(root, 'node_modules', 'nx', 'bin', 'nx.js'), 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static', ...process.argv.slice(2)],
+  [join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static', ...process.argv.slice(2)],
   { cwd: root, env, stdio: 'inherit' },
 );
 const total = { passed: 0, failed: 0, skipped: 0 };

@@ -32,7 +32,7 @@ describe('doctree doctor', () => {
     expect(['faiss', 'exact']).toContain(report.vector_backend);
     expect(report.vector_backend_reason.length).toBeGreaterThan(0);
     expect(report.pdf).toMatchObject({ ok: true, engine: 'unpdf' });
-    expect(report.llm).toMatchObject({ configured: true, provider: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key: 'set (env)' });
+    expect(report.llm).toMatchObject({ configured: true, provider: 'openai', base_url: 'http://127.0.0.1:9/v1', api_key_status: 'set (env)' });
     expect(io.out + io.err).not.toContain(key);
   });
 

@@ -75,6 +75,12 @@ describe('redactSecrets', () => {
     expect(redacted.headers.Authorization).toBe(REDACTED);
     expect(redacted.note).toContain(REDACTED);
     expect(redacted.config.llm.model).toBe('gpt-4o-mini');
+    // usage counters and status fields whose names merely contain a secret word stay readable
+    expect(redactSecrets({ prompt_tokens: 12, tokens: { prompt: 3 }, api_key_status: 'set (env)' })).toEqual({
+      prompt_tokens: 12,
+      tokens: { prompt: 3 },
+      api_key_status: 'set (env)',
+    });
     // the input is not modified
     expect(trace.config.llm.api_key).toBe(secret);
   });

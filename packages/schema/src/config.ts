@@ -168,7 +168,7 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
 }
 
 /** Key names whose values are always redacted. */
-const SECRET_KEY = /(api[_-]?key|apikey|token|secret|password|authorization|bearer)/i;
+const SECRET_KEY = /(^|[_-])(api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token|secret|password|authorization|bearer)$/i;
 
 /** Replacement text of redacted values. */
 export const REDACTED = '[redacted]';

@@ -21,7 +21,7 @@ export interface DoctorReport {
     base_url: string | null;
     model: string;
     /** Never the key itself: `set (env)`, `set (file)` or `unset`. */
-    api_key: string;
+    api_key_status: string;
   };
   embedder: string;
   config_file: string | null;
@@ -58,7 +58,7 @@ export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport
       provider: llm.provider,
       base_url: llm.base_url ?? (llm.provider === 'openai' ? 'https://api.openai.com/v1' : null),
       model: llm.model,
-      api_key: llm.api_key ? `set (${config.sources.api_key})` : 'unset',
+      api_key_status: llm.api_key ? `set (${config.sources.api_key})` : 'unset',
     },
     embedder: config.config.embedder.kind,
     config_file: config.configFile,
@@ -75,7 +75,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${mark(report.node.supported)} node ${report.node.version} (${report.node.platform})`,
     `  ${mark(report.pdf.ok)} pdf engine: ${report.pdf.engine}${report.pdf.pdfjs_version ? ` (pdf.js ${report.pdf.pdfjs_version})` : ''}${report.pdf.polyfilled ? ', Node 20 polyfill active' : ''}${report.pdf.error ? ` - ${report.pdf.error}` : ''}`,
     `  ${mark(report.vector_backend_requested !== 'faiss' || report.vector_backend === 'faiss')} vector backend: ${report.vector_backend} - ${report.vector_backend_reason}`,
-    `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
+    `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
     `  ok   embedder: ${report.embedder}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];

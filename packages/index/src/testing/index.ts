@@ -1,0 +1,6 @@
+/**
+ * Test helpers of `@doctree/index`, published as the `@doctree/index/testing` subpath.
+ * They register tests with the running test framework (global describe/it/expect).
+ */
+export { runVectorIndexConformance, VECTOR_INDEX_CONFORMANCE_DEFAULTS } from './vector-index-conformance.js';
+export type { VectorIndexConformanceFactory, VectorIndexConformanceOptions } from './vector-index-conformance.js';
