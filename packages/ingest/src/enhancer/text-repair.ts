@@ -9,7 +9,7 @@ const LIGATURES: Array<[RegExp, string]> = [
   [/\ufb04/g, 'ffl'],
   [/\u00ad/g, ''],
   [/[\u00a0\u2007\u202f]/g, ' '],
-  [/[\u200b\u200c\u200d\ufeff]/g, ''],
+  [/\u200b|\u200c|\u200d|\ufeff/g, ''],
 ];
 
 /** Normalises whitespace and typographic artefacts of PDF text: ligatures, soft hyphens, odd spaces, runs of blanks. */
