@@ -29,17 +29,46 @@ export interface PdfPageSpec {
   height?: number;
   runs: PdfTextRun[];
   shapes?: PdfShape[];
+  /** Page `/Rotate` (clockwise degrees a viewer turns the page); coordinates stay unrotated. */
+  rotate?: 0 | 90 | 180 | 270;
+}
+
+/** One outline (bookmark) entry of {@link SimplePdfOptions}. */
+export interface SimplePdfOutlineEntry {
+  title: string;
+  /** 0-based page the bookmark points to. */
+  pageIdx: number;
+  /** Nesting level, 1 = top (default); an entry nests under the closest preceding entry one level up. */
+  level?: number;
 }
 
 /** Options of {@link writeSimplePdf}. */
 export interface SimplePdfOptions {
   title?: string;
-  /** Outline (bookmarks): title, level 1.., 0-based page. */
-  outline?: Array<{ title: string; pageIdx: number }>;
+  /** Outline (bookmarks): title, 0-based page and optional level (1..). */
+  outline?: SimplePdfOutlineEntry[];
 }
 
 const escapePdfString = (s: string): string =>
   s.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)').replace(/[^\x20-\x7e]/g, '?');
+
+/** WinAnsiEncoding bytes of the typographic characters fixtures need (bullets, dashes, quotes). */
+const WIN_ANSI_EXTRA: Readonly<Record<string, number>> = {
+  '\u20ac': 0x80, '\u2026': 0x85, '\u2020': 0x86, '\u2021': 0x87, '\u2030': 0x89, '\u2018': 0x91, '\u2019': 0x92,
+  '\u201c': 0x93, '\u201d': 0x94, '\u2022': 0x95, '\u2013': 0x96, '\u2014': 0x97, '\u2122': 0x99,
+};
+
+/** Escapes text shown with the WinAnsi-encoded fonts: Latin-1 and the characters above pass, others become `?`. */
+const escapeWinAnsiString = (s: string): string =>
+  Array.from(s)
+    .map((ch) => {
+      const code = ch.codePointAt(0) ?? 0x3f;
+      const extra = WIN_ANSI_EXTRA[ch];
+      if (extra !== undefined) return String.fromCharCode(extra);
+      if (code >= 0xa0 && code <= 0xff) return ch;
+      return escapePdfString(ch);
+    })
+    .join('');
 
 /** Writes a PDF with the given pages and returns its bytes. */
 export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdfOptions = {}): Uint8Array {
@@ -64,13 +93,13 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
     }
     for (const run of page.runs) {
       const size = run.size ?? 11;
-      ops.push(`BT /${run.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${run.x} ${height - run.y} Tm (${escapePdfString(run.text)}) Tj ET`);
+      ops.push(`BT /${run.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${run.x} ${height - run.y} Tm (${escapeWinAnsiString(run.text)}) Tj ET`);
     }
     const stream = ops.join('\n');
     const contentId = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
     pageIds.push(
       add(
-        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 ${fontRegular} 0 R /F2 ${fontBold} 0 R >> >> /Contents ${contentId} 0 R >>`,
+        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width} ${height}]${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << /F1 ${fontRegular} 0 R /F2 ${fontBold} 0 R >> >> /Contents ${contentId} 0 R >>`,
       ),
     );
   }
@@ -80,11 +109,31 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
   if (outline.length > 0) {
     const rootId = add('');
     const itemIds = outline.map(() => add(''));
-    outline.forEach((item, i) => {
-      const links = [i > 0 ? `/Prev ${itemIds[i - 1]} 0 R` : '', i < itemIds.length - 1 ? `/Next ${itemIds[i + 1]} 0 R` : ''].join(' ');
-      objects[itemIds[i]! - 1] = `<< /Title (${escapePdfString(item.title)}) /Parent ${rootId} 0 R ${links} /Dest [${pageIds[item.pageIdx]} 0 R /Fit] >>`;
+    // Parent of each entry: the closest preceding entry one level up (-1 = the outline root).
+    const levels = outline.map((item) => Math.max(1, Math.floor(item.level ?? 1)));
+    const parents = levels.map((level, i) => {
+      for (let j = i - 1; j >= 0; j--) if (levels[j]! < level) return j;
+      return -1;
     });
-    objects[rootId - 1] = `<< /Type /Outlines /First ${itemIds[0]} 0 R /Last ${itemIds[itemIds.length - 1]} 0 R /Count ${itemIds.length} >>`;
+    const childrenOf = (parent: number): number[] => parents.flatMap((p, i) => (p === parent ? [i] : []));
+    const descendants = (parent: number): number =>
+      childrenOf(parent).reduce((sum, child) => sum + 1 + descendants(child), 0);
+    outline.forEach((item, i) => {
+      const siblings = childrenOf(parents[i]!);
+      const at = siblings.indexOf(i);
+      const prev = siblings[at - 1];
+      const next = siblings[at + 1];
+      const kids = childrenOf(i);
+      const links = [
+        prev !== undefined ? `/Prev ${itemIds[prev]} 0 R` : '',
+        next !== undefined ? `/Next ${itemIds[next]} 0 R` : '',
+        kids.length > 0 ? `/First ${itemIds[kids[0]!]} 0 R /Last ${itemIds[kids[kids.length - 1]!]} 0 R /Count ${descendants(i)}` : '',
+      ].join(' ');
+      const parentId = parents[i]! < 0 ? rootId : itemIds[parents[i]!]!;
+      objects[itemIds[i]! - 1] = `<< /Title (${escapePdfString(item.title)}) /Parent ${parentId} 0 R ${links} /Dest [${pageIds[item.pageIdx]} 0 R /Fit] >>`;
+    });
+    const top = childrenOf(-1);
+    objects[rootId - 1] = `<< /Type /Outlines /First ${itemIds[top[0]!]} 0 R /Last ${itemIds[top[top.length - 1]!]} 0 R /Count ${itemIds.length} >>`;
     outlineRef = ` /Outlines ${rootId} 0 R /PageMode /UseOutlines`;
   }
   objects[catalogId - 1] = `<< /Type /Catalog /Pages ${pagesId} 0 R${outlineRef} >>`;

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { INDEX_FORMAT_VERSION, type DocSummary, type DocTree, type SectionSummary } from '@doctree/schema';
+import { DocView } from './doc-view.js';
+import { mmrSummary } from './extractive-summarizer.js';
+import { estimateTokens } from './text-features.js';
+
+/** sha256 of a section's text: the cache key of LLM-written gists. */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Options of {@link buildExtractiveSummary}. */
+export interface ExtractiveSummaryOptions {
+  /** Gist length bounds in tokens (seed 004: 80–150). */
+  minTokens?: number;
+  maxTokens?: number;
+}
+
+/**
+ * `summary.json` without any model: each section's gist is an MMR selection of its own sentences (its direct
+ * text, or its subtree when it has none), and the document description is an MMR selection over the top-level
+ * gists and the opening text.
+ */
+export function buildExtractiveSummary(tree: DocTree, options: ExtractiveSummaryOptions = {}): DocSummary {
+  const view = new DocView(tree);
+  const minTokens = options.minTokens ?? 80;
+  const maxTokens = options.maxTokens ?? 150;
+  const sections: SectionSummary[] = [];
+  for (const node of tree.nodes) {
+    if (node.role !== 'section') continue;
+    const own = view.ownText(node);
+    const source = own.trim().length >= 200 ? own : view.subtreeText(node);
+    const gist = mmrSummary(source, { minTokens, maxTokens, focus: node.title ?? '' });
+    sections.push({ node_id: node.node_id, title: node.title ?? '', gist, method: 'extractive', content_hash: contentHash(source), tokens: estimateTokens(gist) });
+  }
+  const root = view.node(tree.root_id)!;
+  const topGists = sections.filter((s) => view.node(s.node_id)?.parent_id === root.node_id).map((s) => s.gist);
+  const opening = tree.text.slice(0, 4000);
+  const description = mmrSummary([opening, ...topGists].join('\n'), { minTokens, maxTokens: maxTokens + 50, focus: root.title ?? '' });
+  return {
+    format: 'doctree.summary',
+    version: INDEX_FORMAT_VERSION,
+    doc_id: tree.doc.doc_id,
+    ...(root.title ? { title: root.title } : {}),
+    description,
+    method: 'extractive',
+    sections,
+  };
+}

@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { CONTENT_LIST_VERSION, DocTreeError } from '@doctree/schema';
+import type { ContentList, IngestWarning, PageInfo, PageSize } from '@doctree/schema';
+import { pageBlocks } from './pdf-blocks.js';
+import type { PdfRawBlock } from './pdf-blocks.js';
+import { PdfVocabulary, classifyBlocks } from './pdf-classify.js';
+import { isOnPath, openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
+import { readPdfPage, throwIfCancelled } from './pdf-pages.js';
+import type { PdfFontCache } from './pdf-pages.js';
+
+/**
+ * The PDF adapter: PDF bytes → `content_list.adapted.json` from the text layer alone (CPU only,
+ * no models). Text, titles with levels, lists, equations and page furniture; tables and figures
+ * are added by later steps from the lines of `extractPdfPages`.
+ */
+
+/** Generator name written into content lists made by this adapter. */
+export const PDF_ADAPTER_GENERATOR = '@doctree/ingest@0.1.0';
+
+/** Options of {@link adaptPdf}. */
+export interface AdaptPdfOptions {
+  /** Document id written to `doc_id` (e.g. the folder name under `data/`). */
+  docId: string;
+  /** File name as given by the user (not an absolute path); recorded in `source` and named in errors. */
+  filename: string;
+  /** Hex sha256 of the bytes when already known; computed with node:crypto otherwise. */
+  sha256?: string;
+  /** Password of an encrypted PDF. */
+  password?: string;
+  /** Progress: called after each page with pages done and the page count. Defaults to a no-op. */
+  onPage?: (done: number, total: number) => void;
+  /** Cancels between pages with a `CANCELLED` DocTreeError. */
+  signal?: AbortSignal;
+}
+
+/** Defaults merged under the caller's {@link AdaptPdfOptions}. */
+export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage'>> = {
+  onPage: () => undefined,
+};
+
+/** Characters of body text a page needs before its own body size counts. */
+const PAGE_BODY_MIN_CHARS = 300;
+
+/** The key with the largest weight. */
+function heaviest(weights: ReadonlyMap<number, number>): { key: number; weight: number } | undefined {
+  let best: { key: number; weight: number } | undefined;
+  for (const [key, weight] of weights) if (!best || weight > best.weight) best = { key, weight };
+  return best;
+}
+
+/** Drops span detail from blocks kept until the end of the document (they are not needed for typing). */
+function compact(blocks: PdfRawBlock[]): PdfRawBlock[] {
+  for (const block of blocks) block.lines = block.lines.map((line) => ({ ...line, spans: [] }));
+  return blocks;
+}
+
+/**
+ * Adapts a PDF into a content list (stage `adapted`): reads pages one at a time with unpdf,
+ * rebuilds lines and blocks in reading order (two-column pages included), types titles (levels
+ * from font statistics, numbering and the outline), paragraphs, lists, equations, headers, footers
+ * and page numbers. Pages without a text layer are recorded (`has_text_layer: false`) with a
+ * `NO_TEXT_LAYER` warning each and one OCR warning.
+ *
+ * @throws DocTreeError with `file` = `options.filename`: `INPUT_UNSUPPORTED` (not a PDF),
+ * `PDF_CORRUPT`, `PDF_ENCRYPTED`, `PDF_PASSWORD_INCORRECT`, `PDF_NO_PAGES`, `CANCELLED`;
+ * anything unexpected becomes `INTERNAL`.
+ *
+ * @example
+ * ```ts
+ * const list = await adaptPdf(await readFile('10k.pdf'), { docId: '3m-2022', filename: '10k.pdf' });
+ * console.log(list.blocks.filter((b) => b.type === 'title').map((b) => b.text));
+ * ```
+ */
+export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Promise<ContentList> {
+  const settings = { ...ADAPT_PDF_DEFAULTS, ...options };
+  const { filename, signal } = settings;
+  if (!settings.docId) throw new DocTreeError('USAGE', 'adaptPdf needs a docId', { file: filename });
+  throwIfCancelled(signal, filename);
+  const sha256 = (settings.sha256 ?? createHash('sha256').update(bytes).digest('hex')).toLowerCase();
+  const size = bytes.byteLength;
+  const doc = await openPdfDocument(bytes, { filename, ...(settings.password !== undefined ? { password: settings.password } : {}) });
+  try {
+    const outline = await readPdfOutline(doc.proxy);
+    const labels = await readPdfPageLabels(doc.proxy);
+    const fonts: PdfFontCache = new Map();
+    const vocabulary = new PdfVocabulary();
+    const sizeWeights = new Map<number, number>();
+    const pageBodySizes = new Map<number, number>();
+    const pages: PageInfo[] = [];
+    const pageSizes = new Map<number, PageSize>();
+    const warnings: IngestWarning[] = [];
+    const raws: PdfRawBlock[] = [];
+    const textless: number[] = [];
+    let unreadable = 0;
+    let lastSize: PageSize = { width: 612, height: 792 };
+    for (let pageIdx = 0; pageIdx < doc.pageCount; pageIdx++) {
+      throwIfCancelled(signal, filename);
+      const label = labels?.[pageIdx];
+      try {
+        const { page, layout, toPage } = await readPdfPage(doc, pageIdx, fonts, label);
+        lastSize = { width: page.width, height: page.height };
+        const blocks = pageBlocks(layout, pageIdx);
+        if (toPage) for (const block of blocks) block.bbox = toPage(block.bbox);
+        const pageWeights = new Map<number, number>();
+        for (const block of blocks) {
+          for (const line of block.lines) {
+            vocabulary.addLine(line.text);
+            if (block.zone === 'body') {
+              const key = Math.round(line.size * 2) / 2;
+              pageWeights.set(key, (pageWeights.get(key) ?? 0) + line.text.length);
+            }
+          }
+        }
+        for (const [key, weight] of pageWeights) sizeWeights.set(key, (sizeWeights.get(key) ?? 0) + weight);
+        const pageBody = heaviest(pageWeights);
+        if (pageBody !== undefined && pageBody.weight >= PAGE_BODY_MIN_CHARS) pageBodySizes.set(pageIdx, pageBody.key);
+        raws.push(...compact(blocks));
+        pages.push({ page_idx: pageIdx, width: page.width, height: page.height, has_text_layer: page.has_text_layer, ocr: false, ...(label !== undefined ? { label } : {}) });
+        if (!page.has_text_layer) {
+          textless.push(pageIdx);
+          warnings.push({
+            code: 'NO_TEXT_LAYER',
+            page_idx: pageIdx,
+            message: `Page ${pageIdx + 1} has no text layer (scanned or image-only); its text is missing from the content list.`,
+          });
+        }
+      } catch (error) {
+        if (DocTreeError.isInstance(error)) throw error;
+        unreadable++;
+        pages.push({ page_idx: pageIdx, ...lastSize, has_text_layer: false, ocr: false, ...(label !== undefined ? { label } : {}) });
+        warnings.push({
+          code: 'PAGE_UNREADABLE',
+          page_idx: pageIdx,
+          message: `Page ${pageIdx + 1} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+      pageSizes.set(pageIdx, pages[pages.length - 1]!);
+      settings.onPage?.(pageIdx + 1, doc.pageCount);
+    }
+    if (unreadable === doc.pageCount) {
+      throw new DocTreeError('PDF_CORRUPT', `No page of ${filename} could be read`, { file: filename });
+    }
+    if (textless.length > 0) {
+      const list = textless.map((i) => i + 1).join(', ');
+      warnings.push(
+        isOnPath('tesseract')
+          ? {
+              code: 'OCR_NOT_IMPLEMENTED',
+              message: `tesseract is installed but OCR is not implemented yet; ${textless.length} page(s) without text stay empty: ${list}.`,
+            }
+          : {
+              code: 'OCR_UNAVAILABLE',
+              message: `${textless.length} page(s) have no text layer and no OCR engine is available (tesseract not on PATH): ${list}.`,
+            },
+      );
+    }
+    const bodySize = heaviest(sizeWeights)?.key ?? 10;
+    const blocks = classifyBlocks(raws, { bodySize, outline, pageSizes, vocabulary, pageBodySizes, ...(labels ? { labels } : {}) });
+    return {
+      format: 'doctree.content_list',
+      version: CONTENT_LIST_VERSION,
+      stage: 'adapted',
+      doc_id: settings.docId,
+      source: { filename, kind: 'pdf', sha256, bytes: size },
+      pages,
+      outline,
+      blocks,
+      warnings,
+      generator: PDF_ADAPTER_GENERATOR,
+    };
+  } catch (error) {
+    throw DocTreeError.from(error, 'INTERNAL', { file: filename });
+  } finally {
+    await doc.close();
+  }
+}

@@ -1,0 +1,116 @@
+import type { BBox } from '@doctree/schema';
+import type { PdfRawBlock } from './pdf-blocks.js';
+import { PdfVocabulary, classifyBlocks, joinBlockLines, titleLook } from './pdf-classify.js';
+import type { PdfLine } from './pdf-lines.js';
+
+const line = (text: string, y: number, size = 10, bold = false): PdfLine => ({
+  text,
+  bbox: [72, y - size, 72 + text.length * size * 0.5, y + size * 0.2] as BBox,
+  baseline: y,
+  size,
+  bold,
+  spans: [],
+});
+
+const block = (pageIdx: number, lines: PdfLine[], zone: PdfRawBlock['zone'] = 'body'): PdfRawBlock => ({
+  page_idx: pageIdx,
+  zone,
+  lines,
+  bbox: [72, lines[0]!.bbox[1], 400, lines[lines.length - 1]!.bbox[3]],
+  size: lines[0]!.size,
+  bold: lines[0]!.bold,
+});
+
+describe('joinBlockLines', () => {
+  it('joins lines with single spaces', () => {
+    expect(joinBlockLines(['Trees split data', '  into regions.  '])).toBe('Trees split data into regions.');
+  });
+
+  it('removes a line-break hyphen that splits a word', () => {
+    expect(joinBlockLines(['a good exam-', 'ple of greed'])).toBe('a good example of greed');
+    expect(joinBlockLines(['toxi-', 'city'])).toBe('toxicity');
+  });
+
+  it('keeps the hyphen of compounds', () => {
+    expect(joinBlockLines(['a self-', 'supervised model'])).toBe('a self-supervised model');
+    expect(joinBlockLines(['the state-of-the-', 'art results'])).toBe('the state-of-the-art results');
+    expect(joinBlockLines(['an API-', 'based tool'])).toBe('an API-based tool');
+    expect(joinBlockLines(['COVID-', '19 cases'])).toBe('COVID-19 cases');
+  });
+
+  it('decides with the document’s own words when they tell', () => {
+    const vocabulary = new PdfVocabulary();
+    vocabulary.addLine('We use data-driven methods and a well-known multiple baseline.');
+    expect(joinBlockLines(['purely data-', 'driven'], vocabulary)).toBe('purely data-driven');
+    expect(joinBlockLines(['multi-', 'ple runs'], vocabulary)).toBe('multiple runs');
+  });
+
+  it('drops soft hyphens', () => {
+    expect(joinBlockLines(['inter\u00ad', 'national'])).toBe('international');
+  });
+});
+
+describe('titleLook', () => {
+  const look = (text: string, size: number, bold: boolean, lines = 1): boolean =>
+    titleLook({ size, bold, lines: Array.from({ length: lines }, (_, i) => line(text, 100 + i * 12, size, bold)) }, text, 10) !== undefined;
+
+  it('accepts larger, bold, all-caps and numbered headings', () => {
+    expect(look('Results', 14, false)).toBe(true);
+    expect(look('Available Information', 10, true)).toBe(true);
+    expect(look('CONSOLIDATED STATEMENTS OF CASH FLOWS', 10, false)).toBe(true);
+    expect(look('2.3 Experimental Setup', 10, false)).toBe(true);
+    expect(look('Item 7. Management’s Discussion and Analysis', 10, false)).toBe(true);
+  });
+
+  it('rejects paragraphs, captions, table rows and lower-case starts', () => {
+    expect(look('We train the model on all data and report the mean over five runs with different seeds.', 10, true)).toBe(false);
+    expect(look('Figure 3: Accuracy by depth', 10, true)).toBe(false);
+    expect(look('Total net sales $ 34,229 $ 35,355', 10, true)).toBe(false);
+    expect(look('continued from the previous page', 14, false)).toBe(false);
+    expect(look('1. We expect growth', 10, false)).toBe(false);
+    expect(look('Footnote in small bold', 7, true)).toBe(false);
+  });
+});
+
+describe('classifyBlocks', () => {
+  const context = { bodySize: 10, outline: [], pageSizes: new Map([[0, { width: 612, height: 792 }]]) };
+
+  it('nests unnumbered headings under PART / Item headings of the same style', () => {
+    const blocks = classifyBlocks(
+      [
+        block(0, [line('PART II', 100, 10, true)]),
+        block(0, [line('Item 7. Management’s Discussion and Analysis', 120, 10, true)]),
+        block(0, [line('Overview of Results', 140, 10, true)]),
+        block(0, [line('Revenue grew in every segment this year and margins improved.', 160)]),
+        block(0, [line('Liquidity and Capital Resources', 180, 10, true)]),
+        block(0, [line('Item 8. Financial Statements', 200, 10, true)]),
+      ],
+      context,
+    );
+    expect(blocks.map((b) => (b.type === 'title' ? [b.text_level, b.numbering ?? null] : b.type))).toEqual([
+      [1, 'PART II'],
+      [2, 'Item 7'],
+      [3, null],
+      'text',
+      [3, null],
+      [2, 'Item 8'],
+    ]);
+  });
+
+  it('types the furniture bands and merges consecutive list items', () => {
+    const blocks = classifyBlocks(
+      [
+        block(0, [line('Annual Report 2022', 30, 8)], 'top'),
+        block(0, [line('• first point', 100)]),
+        block(0, [line('• second point', 112), line('continues here', 124)]),
+        block(0, [line('Page 3 of 9', 770, 8)], 'bottom'),
+      ],
+      context,
+    );
+    expect(blocks.map((b) => [b.type, 'text' in b ? b.text : 'list_items' in b ? b.list_items : null])).toEqual([
+      ['header', 'Annual Report 2022'],
+      ['list', ['first point', 'second point continues here']],
+      ['page_number', 'Page 3 of 9'],
+    ]);
+  });
+});

@@ -1,0 +1,481 @@
+import type { BBox, ContentBlock, OutlineEntry, PageSize } from '@doctree/schema';
+import type { PdfRawBlock } from './pdf-blocks.js';
+import { unionBox } from './pdf-lines.js';
+import { headingNumbering, isPageNumberText, listMarker, looksLikeEquation } from './pdf-patterns.js';
+import type { HeadingNumbering, ListMarker } from './pdf-patterns.js';
+
+/**
+ * Typing raw PDF blocks into content-list blocks with document-wide context: headings and their
+ * levels (font statistics, numbering, outline), lists, equations, page furniture, and paragraph
+ * text with line-break hyphenation repaired. Pure functions.
+ */
+
+/** Words seen in the document, to decide whether a line-break hyphen joins a word. */
+export class PdfVocabulary {
+  /** Lower-case words without hyphens. */
+  readonly words = new Set<string>();
+  /** Lower-case hyphenated compounds seen inside lines (`self-supervised`). */
+  readonly compounds = new Set<string>();
+
+  /** Adds the words of one line. A hyphen at the very end of the line is not a compound. */
+  addLine(text: string): void {
+    for (const match of text.matchAll(/[A-Za-z]+(?:-[A-Za-z]+)*/g)) {
+      const word = match[0].toLowerCase();
+      if (word.includes('-')) {
+        this.compounds.add(word);
+        for (const part of word.split('-')) if (part.length >= 3) this.words.add(part);
+      } else if (word.length >= 3) {
+        this.words.add(word);
+      }
+    }
+  }
+}
+
+/** Prefixes that form hyphenated compounds, so a line-break hyphen after them stays. */
+const COMPOUND_PREFIXES = new Set(['self', 'non', 'well', 'cross', 'quasi', 'half', 'ill', 'long', 'short', 'high', 'low', 'state', 'end', 'real']);
+
+/** Decides whether `left-` + `right` split at a line break is one word (`exam-`+`ple`) or a compound. */
+export function joinsAsWord(left: string, right: string, vocabulary?: PdfVocabulary): boolean {
+  if (left.includes('-')) return false;
+  const l = left.toLowerCase();
+  const r = right.toLowerCase();
+  if (vocabulary?.compounds.has(`${l}-${r}`)) return false;
+  if (vocabulary?.words.has(l + r)) return true;
+  if (COMPOUND_PREFIXES.has(l)) return false;
+  if (/^[A-Z]{2,}$/.test(left) || /\d/.test(left)) return false;
+  return true;
+}
+
+/**
+ * Joins the rows of a block into one line of text: single spaces, no newlines, and a line-break
+ * hyphen (`exam-` / `ple`) removed only when the two halves form a word (see {@link joinsAsWord}).
+ */
+export function joinBlockLines(lines: readonly string[], vocabulary?: PdfVocabulary): string {
+  let out = '';
+  for (const raw of lines) {
+    const next = raw.trim();
+    if (!next) continue;
+    if (!out) {
+      out = next;
+      continue;
+    }
+    const hyphen = /([A-Za-z][A-Za-z-]*?)([-\u00ad\u2010])$/.exec(out);
+    if (hyphen) {
+      const right = /^[a-z]+/.exec(next)?.[0];
+      const token = hyphen[1]!;
+      if (hyphen[2] === '\u00ad') out = out.slice(0, -1) + next;
+      else if (right !== undefined && joinsAsWord(token, right, vocabulary)) out = out.slice(0, -1) + next;
+      else out += next;
+      continue;
+    }
+    if (out.endsWith('\u00ad')) {
+      out = out.slice(0, -1) + next;
+      continue;
+    }
+    out += ' ' + next;
+  }
+  return out.replace(/\u00ad/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Document-wide context for {@link classifyBlocks}. */
+export interface ClassifyContext {
+  /** Body font size (most common size by characters). */
+  bodySize: number;
+  /** Flattened PDF outline. */
+  outline: readonly OutlineEntry[];
+  /** Page labels by page index, when the PDF has them. */
+  labels?: ReadonlyArray<string | undefined>;
+  /** Page sizes by page index. */
+  pageSizes: ReadonlyMap<number, PageSize>;
+  /** Words of the document for de-hyphenation. */
+  vocabulary?: PdfVocabulary;
+  /** Body font size of each page with enough text to tell (page index → size). */
+  pageBodySizes?: ReadonlyMap<number, number>;
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/** Normalises text for outline matching: lower case, letters and digits only. */
+function normKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Removes heading numbering (`2.3`, `Item 7.`, `PART II`) from the start of a title. */
+function stripNumbering(text: string): string {
+  return text
+    .trim()
+    .replace(/^(?:(?:part|chapter|appendix|item|section)\s+[\w.]+|\d{1,2}(?:\.\d{1,2})*|[IVX]{1,5}|[A-H](?=\.))[.:]?\s+/i, '')
+    .trim();
+}
+
+/** True when letters are (almost) all upper case and there are at least two words. */
+function isAllCaps(text: string): boolean {
+  const letters = text.replace(/[^A-Za-z]/g, '');
+  if (letters.length < 6) return false;
+  const upper = letters.replace(/[^A-Z]/g, '').length;
+  return upper / letters.length >= 0.9 && text.trim().split(/\s+/).length >= 2;
+}
+
+const CAPTION = /^(?:figure|fig\.|table|exhibit|chart|plate|source|note|notes)\s*[\dA-Z]/i;
+
+/** Looks of a title candidate. */
+interface TitleLook {
+  larger: boolean;
+  caps: boolean;
+  numbering?: HeadingNumbering;
+}
+
+/**
+ * Decides from size, weight, case and numbering whether a body block reads as a heading.
+ * `pageBodySize` is the body size of the block's page (defaults to the document's).
+ */
+export function titleLook(
+  block: Pick<PdfRawBlock, 'size' | 'bold' | 'lines' | 'tocLike'>,
+  text: string,
+  bodySize: number,
+  pageBodySize: number = bodySize,
+): TitleLook | undefined {
+  if (!text || text.length > 250 || block.lines.length > 4 || block.tocLike) return undefined;
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const digits = (text.match(/\d/g) ?? []).length;
+  if (letters < 2 || digits > letters) return undefined;
+  if (/^[a-z]/.test(text) || /[,;]$/.test(text) || CAPTION.test(text)) return undefined;
+  if (block.size < bodySize * 0.9) return undefined;
+  const numbering = headingNumbering(text);
+  const rest = stripNumbering(text);
+  // Table-of-contents rows: title followed by a page number or dot leaders.
+  if (/\.{3,}|…/.test(rest)) return undefined;
+  // Table rows: amounts and several figures are not headings.
+  const figures = rest.split(/\s+/).filter((w) => /^[($]?\$?[\d,.]*\d[\d,.]*%?\)?$/.test(w)).length;
+  if (figures >= 2 || /\$\s?\d/.test(rest)) return undefined;
+  const words = text.split(/\s+/).length;
+  const sentence = /[.!?]$/.test(text) && words > 12;
+  // Larger than the document's body text, and than this page's (an exhibit set in a larger body).
+  const larger = block.size >= bodySize * 1.12 && block.size - bodySize >= 0.9 && block.size >= pageBodySize * 1.12;
+  const caps = isAllCaps(text);
+  const look: TitleLook = { larger, caps, ...(numbering ? { numbering } : {}) };
+  if (larger) return sentence && text.length > 150 ? undefined : look;
+  if (block.bold) return text.length <= 160 && block.lines.length <= 3 && !sentence ? look : undefined;
+  if (sentence || /[.:]$/.test(text.replace(/^\S+\s*/, ''))) return undefined;
+  if (caps && text.length <= 100 && block.lines.length <= 2 && !/\d{3,}/.test(text)) return look;
+  if (numbering && block.lines.length <= 2 && text.length <= 120) {
+    if (['part', 'chapter', 'appendix', 'item', 'section'].includes(numbering.kind)) return look;
+    // Regular-weight decimal headings: `2.3 Setup`, `1 Introduction` (not `1. We ...`, a list).
+    if (numbering.kind === 'decimal' && (numbering.depth >= 2 || !/^\d+\./.test(text)) && words <= 10) return look;
+  }
+  return undefined;
+}
+
+interface Typed {
+  raw: PdfRawBlock;
+  text: string;
+  kind: 'title' | 'text' | 'list' | 'equation' | 'header' | 'footer' | 'page_number' | 'aside_text';
+  marker?: ListMarker;
+  items?: string[];
+  look?: TitleLook;
+  outlineLevel?: number;
+  level?: number;
+}
+
+/**
+ * Matches outline entries to body blocks on the bookmark's page (or the next): exact text first,
+ * then text without numbering; blocks styled like headings win over look-alikes in figures.
+ * Returns block index → outline level.
+ */
+export function matchOutline(
+  blocks: ReadonlyArray<{ raw: PdfRawBlock; text: string }>,
+  outline: readonly OutlineEntry[],
+  bodySize: number,
+): Map<number, number> {
+  const matched = new Map<number, number>();
+  if (outline.length === 0) return matched;
+  const keys = blocks.map((b) =>
+    b.raw.zone === 'body' && b.text.length <= 300 ? { full: normKey(b.text), bare: normKey(stripNumbering(b.text)) } : undefined,
+  );
+  const byPage = new Map<number, number[]>();
+  blocks.forEach((b, i) => {
+    const list = byPage.get(b.raw.page_idx) ?? [];
+    list.push(i);
+    byPage.set(b.raw.page_idx, list);
+  });
+  const everything = blocks.map((_, i) => i);
+  for (const entry of outline) {
+    const full = normKey(entry.title);
+    const bare = normKey(stripNumbering(entry.title));
+    if (!full) continue;
+    const candidates =
+      entry.page_idx !== undefined ? [...(byPage.get(entry.page_idx) ?? []), ...(byPage.get(entry.page_idx + 1) ?? [])] : everything;
+    let best = -1;
+    let bestScore = 0;
+    for (const i of candidates) {
+      const key = keys[i];
+      const block = blocks[i]!;
+      if (!key || matched.has(i)) continue;
+      let score = key.full === full ? 2 : bare.length >= 3 && key.bare === bare ? 1 : 0;
+      if (score === 0) continue;
+      const heading = block.raw.size >= bodySize * 0.95 && (block.raw.bold || block.raw.size >= bodySize * 1.12 || isAllCaps(block.text));
+      if (heading) score += 2;
+      else if (block.raw.size < bodySize * 0.9) score -= 0.5;
+      if (score > bestScore) {
+        best = i;
+        bestScore = score;
+      }
+    }
+    if (best >= 0) matched.set(best, Math.min(9, entry.level));
+  }
+  return matched;
+}
+
+const mode = (values: readonly number[]): number | undefined => {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: number | undefined;
+  let bestCount = 0;
+  for (const [v, c] of counts) {
+    if (c > bestCount || (c === bestCount && best !== undefined && v < best)) {
+      best = v;
+      bestCount = c;
+    }
+  }
+  return best;
+};
+
+/** Style key of a title: size (0.5 pt), weight, caps. */
+function styleKey(t: Typed): string {
+  return `${Math.round(t.raw.size * 2) / 2}|${t.raw.bold ? 1 : 0}|${t.look?.caps ? 1 : 0}`;
+}
+
+/** Styles ranked most prominent first: larger, then bold, then all caps. */
+function rankStyles(keys: Iterable<string>): string[] {
+  return [...new Set(keys)].sort((a, b) => {
+    const [sa = 0, ba = 0, ca = 0] = a.split('|').map(Number);
+    const [sb = 0, bb = 0, cb = 0] = b.split('|').map(Number);
+    return sb - sa || bb - ba || cb - ca;
+  });
+}
+
+/** Pages a bold band line must repeat on to stay a running header / footer. */
+const BAND_TEMPLATE_MIN_PAGES = 3;
+
+const OUTER_KINDS = ['part', 'chapter', 'appendix', 'item'];
+
+/**
+ * Assigns `text_level` to titles (document order): styles ranked by size, weight and case give
+ * levels; outline-matched titles take their bookmark depth (and lend it to titles of the same
+ * style); numbering fixes the rest (`2.3.1` two levels below `2`, Item below PART, decimal
+ * sections below chapters); without an outline, unnumbered titles after the first PART / Item /
+ * Chapter nest below the numbered ones. Levels are finally made dense (1, 2, 3, ...).
+ */
+function assignTitleLevels(titles: Typed[]): void {
+  if (titles.length === 0) return;
+  const styles = rankStyles(titles.map(styleKey));
+  const styleLevel = new Map(styles.map((s, i) => [s, Math.min(9, i + 1)]));
+  const fromOutline = titles.filter((t) => t.outlineLevel !== undefined);
+  if (fromOutline.length > 0) {
+    let previous = 0;
+    for (const style of styles) {
+      const mapped = mode(fromOutline.filter((t) => styleKey(t) === style).map((t) => t.outlineLevel!));
+      const level = mapped ?? Math.min(9, previous + 1);
+      styleLevel.set(style, level);
+      previous = level;
+    }
+  }
+  for (const t of titles) t.level = t.outlineLevel ?? styleLevel.get(styleKey(t)) ?? 1;
+  const free = titles.filter((t) => t.outlineLevel === undefined);
+  const kindOf = (t: Typed): string | undefined => t.look?.numbering?.kind;
+  const ofKind = (...kinds: string[]): Typed[] => free.filter((t) => kinds.includes(kindOf(t) ?? ''));
+  const kindLevel = (kinds: string[]): number | undefined => mode(titles.filter((t) => kinds.includes(kindOf(t) ?? '')).map((t) => t.level!));
+  const setKind = (kinds: string[], level: number): void => {
+    for (const t of ofKind(...kinds)) t.level = level;
+  };
+  let outer = 0;
+  let deepestOuter = 0;
+  const part = kindLevel(['part']);
+  if (part !== undefined) {
+    setKind(['part'], part);
+    outer = part;
+    deepestOuter = part;
+  }
+  const chapter = kindLevel(['chapter', 'appendix']);
+  if (chapter !== undefined) {
+    const level = Math.max(chapter, outer + 1);
+    setKind(['chapter', 'appendix'], level);
+    outer = level;
+    deepestOuter = level;
+  }
+  const item = kindLevel(['item']);
+  if (item !== undefined) {
+    const level = Math.max(item, (part ?? 0) + 1);
+    setKind(['item'], level);
+    deepestOuter = Math.max(deepestOuter, level);
+  }
+  const decimals = titles.filter((t) => ['decimal', 'section'].includes(kindOf(t) ?? ''));
+  if (decimals.length > 0) {
+    const topLevel = decimals.filter((t) => t.look!.numbering!.depth === 1);
+    const anchor = Math.max(
+      mode((topLevel.length > 0 ? topLevel : decimals).map((t) => t.level! - t.look!.numbering!.depth + 1)) ?? 1,
+      outer + 1,
+      1,
+    );
+    for (const t of ofKind('decimal', 'section')) t.level = anchor + t.look!.numbering!.depth - 1;
+  }
+  const roman = kindLevel(['roman']);
+  if (roman !== undefined) {
+    const level = Math.max(roman, outer + 1);
+    setKind(['roman'], level);
+    setKind(['letter'], level + 1);
+  }
+  if (fromOutline.length === 0 && deepestOuter > 0) {
+    // Unnumbered titles nest under the closest preceding PART / Chapter / Item, ranked by style within it.
+    let enclosing: Typed | undefined;
+    let group: Typed[] = [];
+    const place = (): void => {
+      if (!enclosing) return;
+      const ranked = rankStyles(group.map(styleKey));
+      for (const t of group) t.level = enclosing.level! + 1 + ranked.indexOf(styleKey(t));
+    };
+    for (const t of titles) {
+      const kind = kindOf(t);
+      if (OUTER_KINDS.includes(kind ?? '')) {
+        place();
+        enclosing = t;
+        group = [];
+      } else if (kind === undefined) {
+        group.push(t);
+      }
+    }
+    place();
+  }
+  const used = [...new Set(titles.map((t) => t.level ?? 1))].sort((a, b) => a - b);
+  for (const t of titles) t.level = Math.min(9, used.indexOf(t.level ?? 1) + 1);
+}
+
+/**
+ * Types raw blocks (document order) into content-list blocks with ids and global reading order.
+ * Furniture bands give `header` / `footer` / `page_number`; body blocks become `title`, `list`
+ * (consecutive items merged), `equation` or `text`; vertical text becomes `aside_text`.
+ */
+export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyContext): ContentBlock[] {
+  const { bodySize, vocabulary } = context;
+  // Pages each band text appears on (digits folded, so "Page 3" and "Page 4" count as one template).
+  const bandPages = new Map<string, Set<number>>();
+  const bandKey = (text: string): string => text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  for (const raw of raws) {
+    if (raw.zone !== 'top' && raw.zone !== 'bottom') continue;
+    const key = bandKey(raw.lines.map((l) => l.text).join(' '));
+    const pages = bandPages.get(key) ?? new Set<number>();
+    pages.add(raw.page_idx);
+    bandPages.set(key, pages);
+  }
+  const typed: Typed[] = raws.map((raw) => {
+    const text = joinBlockLines(
+      raw.lines.map((l) => l.text),
+      vocabulary,
+    );
+    if (raw.zone === 'top' || raw.zone === 'bottom') {
+      const label = context.labels?.[raw.page_idx];
+      if (isPageNumberText(text, label)) return { raw, text, kind: 'page_number' };
+      // A bold or large line near the edge that does not repeat is a heading set high on the
+      // page (a statement title), not a running header.
+      const prominent = raw.bold || raw.size >= bodySize * 1.1;
+      if (prominent && (bandPages.get(bandKey(text))?.size ?? 0) < BAND_TEMPLATE_MIN_PAGES) {
+        return { raw: { ...raw, zone: 'body' }, text, kind: 'text' };
+      }
+      return { raw, text, kind: raw.zone === 'top' ? 'header' : 'footer' };
+    }
+    if (raw.zone === 'aside') return { raw, text, kind: 'aside_text' };
+    return { raw, text, kind: 'text' };
+  });
+  const outlineLevels = matchOutline(typed, context.outline, bodySize);
+  for (const [i, t] of typed.entries()) {
+    if (t.raw.zone !== 'body') continue;
+    const outlineLevel = outlineLevels.get(i);
+    if (outlineLevel !== undefined) {
+      const numbering = headingNumbering(t.text);
+      t.kind = 'title';
+      t.outlineLevel = outlineLevel;
+      t.look = { larger: false, caps: isAllCaps(t.text), ...(numbering ? { numbering } : {}) };
+      continue;
+    }
+    const marker = listMarker(t.raw.lines[0]?.text ?? t.text);
+    if (marker && marker.kind !== 'ordered') {
+      t.kind = 'list';
+      t.marker = marker;
+      continue;
+    }
+    const look = titleLook(t.raw, t.text, bodySize, context.pageBodySizes?.get(t.raw.page_idx));
+    if (look) {
+      t.kind = 'title';
+      t.look = look;
+      continue;
+    }
+    if (marker) {
+      t.kind = 'list';
+      t.marker = marker;
+      continue;
+    }
+    if (t.raw.lines.length <= 3 && looksLikeEquation(t.text)) t.kind = 'equation';
+  }
+  assignTitleLevels(typed.filter((t) => t.kind === 'title'));
+
+  // Merge consecutive list items of one kind and column into list blocks.
+  const merged: Typed[] = [];
+  for (const t of typed) {
+    if (t.kind === 'list' && t.marker) {
+      const item = t.marker.kind === 'bullet' ? joinBlockLines([t.marker.rest, ...t.raw.lines.slice(1).map((l) => l.text)], vocabulary) : t.text;
+      const last = merged[merged.length - 1];
+      if (
+        last &&
+        last.kind === 'list' &&
+        last.marker?.kind === t.marker.kind &&
+        last.raw.page_idx === t.raw.page_idx &&
+        last.raw.column === t.raw.column &&
+        Math.abs(last.raw.bbox[0] - t.raw.bbox[0]) <= 3 * t.raw.size
+      ) {
+        last.items!.push(item);
+        last.raw = { ...last.raw, bbox: unionBox([last.raw.bbox, t.raw.bbox]), lines: [...last.raw.lines, ...t.raw.lines] };
+        continue;
+      }
+      merged.push({ ...t, items: [item] });
+      continue;
+    }
+    merged.push(t);
+  }
+
+  return merged.map((t, readOrder): ContentBlock => {
+    const pageSize = context.pageSizes.get(t.raw.page_idx) ?? { width: 612, height: 792 };
+    const bbox: BBox = [round2(t.raw.bbox[0]), round2(t.raw.bbox[1]), round2(t.raw.bbox[2]), round2(t.raw.bbox[3])];
+    const font = { size: Math.max(0.1, round2(t.raw.size)), bold: t.raw.bold, ...(t.raw.font ? { name: t.raw.font } : {}) };
+    const base = {
+      block_id: `b_${String(readOrder).padStart(6, '0')}`,
+      page_idx: t.raw.page_idx,
+      bbox,
+      page_size: { width: pageSize.width, height: pageSize.height },
+      read_order: readOrder,
+      origin: 'pdf' as const,
+      font,
+    };
+    switch (t.kind) {
+      case 'title': {
+        const numbering = t.look?.numbering?.text;
+        return { ...base, type: 'title', text: t.text, text_level: t.level ?? 1, ...(numbering ? { numbering } : {}) };
+      }
+      case 'list':
+        return {
+          ...base,
+          type: 'list',
+          list_items: t.items ?? [t.text],
+          sub_type: t.marker?.kind === 'ordered' ? 'ordered' : t.marker?.kind === 'reference' ? 'reference' : 'bullet',
+        };
+      case 'equation':
+        return { ...base, type: 'equation', text: t.text, text_format: 'plain' };
+      case 'header':
+      case 'footer':
+      case 'page_number':
+      case 'aside_text':
+        return { ...base, type: t.kind, text: t.text };
+      default:
+        return { ...base, type: 'text', text: t.text };
+    }
+  });
+}
