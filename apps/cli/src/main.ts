@@ -1,11 +1,16 @@
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DocTreeError } from '@doctree/schema';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
+import { ingestCommand } from './commands/ingest.js';
 
 const HELP = `doctree - explainable question answering over long PDFs
 
 Usage:
+  doctree ingest <file.pdf|content_list.json|file.md> [--out DIR] [--doc-id ID] [--password PW]
+                 [--middle middle.json] [--report] [--json]
+                 Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default)
   doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
 
 Global options:
@@ -41,6 +46,29 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         const report = await buildDoctorReport(config);
         io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
         return report.ok ? 0 : 1;
+      }
+      case 'ingest': {
+        const { values, positionals } = parseCommandArgs(rest, {
+          json: { type: 'boolean' },
+          config: { type: 'string' },
+          out: { type: 'string' },
+          'doc-id': { type: 'string' },
+          password: { type: 'string' },
+          middle: { type: 'string' },
+          report: { type: 'boolean' },
+        });
+        if (positionals.length !== 1) throw new DocTreeError('USAGE', 'ingest takes exactly one input file');
+        const config = loadCliConfig(io, values.config as string | undefined);
+        await ingestCommand(io, {
+          input: resolve(io.cwd, positionals[0]!),
+          outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
+          report: Boolean(values.report),
+          json: Boolean(values.json),
+          ...(values['doc-id'] ? { docId: values['doc-id'] as string } : {}),
+          ...(values.password ? { password: values.password as string } : {}),
+          ...(values.middle ? { middle: resolve(io.cwd, values.middle as string) } : {}),
+        });
+        return 0;
       }
       default:
         throw new DocTreeError('USAGE', `unknown command "${command}"`);

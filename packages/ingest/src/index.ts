@@ -30,3 +30,18 @@ export type { RepeatedFurnitureOptions } from './enhancer/repeated-furniture.js'
 export { subfigureMergeRule } from './enhancer/subfigure-merge.js';
 export type { SubfigureMergeOptions } from './enhancer/subfigure-merge.js';
 export { repairWhitespace, textRepairRule } from './enhancer/text-repair.js';
+export { adaptMinerU, ADAPT_MINERU_DEFAULTS, MINERU_ADAPTER_GENERATOR } from './mineru/mineru-adapter.js';
+export type { AdaptMinerUOptions, MinerUInput } from './mineru/mineru-adapter.js';
+export { loadMinerUFiles } from './mineru/mineru-files.js';
+export type { LoadedMinerUFiles } from './mineru/mineru-files.js';
+export { readMinerUMiddle, validateMinerUContentList } from './mineru/mineru-validate.js';
+export type { MinerUMiddleInfo } from './mineru/mineru-validate.js';
+export { decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtmlTable, tableToMarkdown } from './mineru/html-table.js';
+export type { HtmlTable } from './mineru/html-table.js';
+export { adaptMarkdown, MARKDOWN_ADAPTER_GENERATOR } from './markdown/markdown-adapter.js';
+export type { AdaptMarkdownOptions } from './markdown/markdown-adapter.js';
+export { DOC_FILES, detectInputKind, ingestFile } from './pipeline/ingest-file.js';
+export type { IngestFileOptions, IngestInputKind, IngestProgress, IngestResult } from './pipeline/ingest-file.js';
+export { docIdFromFilename, isValidDocId } from './pipeline/doc-id.js';
+export { pageQualityReport, summarizeIngest } from './pipeline/ingest-summary.js';
+export type { IngestSummary, PageQualityRow } from './pipeline/ingest-summary.js';

@@ -74,6 +74,7 @@ describe('buildDocTree', () => {
     expect(image.label).toBe('Figure 3');
     expect(caption).toMatchObject({ role: 'caption', caption_of: image.node_id, text: 'Figure 3: Revenue by year' });
     expect(table.label).toBe('Table 2');
+    expect(table.table).toMatchObject({ rows: [['a']] });
     const paragraph = tree.nodes.find((n) => n.role === 'paragraph')!;
     expect(paragraph.refs.map((r) => [r.label, r.target])).toEqual([
       ['Figure 3', image.node_id],

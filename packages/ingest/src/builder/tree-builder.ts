@@ -7,6 +7,7 @@ import {
   type NodeRole,
   type PageBox,
 } from '@doctree/schema';
+import { parseHtmlTable, tableToMarkdown } from '../mineru/html-table.js';
 import { findLabelMentions, parseCaptionLabel, type LabelKind } from './labels.js';
 
 /** Options of {@link buildDocTree}. */
@@ -245,8 +246,15 @@ class TreeBuilder {
       case 'table': {
         const captionText = block.table_caption.join(' ').trim();
         const label = block.label ?? parseCaptionLabel(captionText)?.label;
-        const node = this.leaf('table', 'tab', block, block.markdown ?? stripTags(block.table_body), label ? { label } : {});
-        node.table = { html: block.table_body, header_rows: 1, ...(block.markdown ? { markdown: block.markdown } : {}) };
+        const parsed = parseHtmlTable(block.table_body);
+        const text = parsed.rows.length > 0 ? parsed.rows.map((row) => row.join(' | ')).join('\n') : stripTags(block.table_body);
+        const node = this.leaf('table', 'tab', block, text, label ? { label } : {});
+        node.table = {
+          html: block.table_body,
+          header_rows: parsed.headerRows,
+          rows: parsed.rows,
+          markdown: block.markdown ?? tableToMarkdown(parsed.rows, parsed.headerRows),
+        };
         if (block.img_path) node.img_path = block.img_path;
         this.attachCaption(node, block, [captionText, ...block.table_footnote].filter(Boolean).join(' '), label);
         return;

@@ -1,0 +1,195 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { DocTreeError, type ContentList, type DocTree } from '@doctree/schema';
+import { buildDocTree } from '../builder/tree-builder.js';
+import { enhanceContentList, type EnhanceReport } from '../enhancer/enhance-content-list.js';
+import { adaptMarkdown } from '../markdown/markdown-adapter.js';
+import { adaptMinerU } from '../mineru/mineru-adapter.js';
+import { adaptPdf } from '../pdf/pdf-adapter.js';
+import { docIdFromFilename, isValidDocId } from './doc-id.js';
+import { pageQualityReport, summarizeIngest, type IngestSummary, type PageQualityRow } from './ingest-summary.js';
+
+/** Input formats `ingestFile` accepts. */
+export type IngestInputKind = 'pdf' | 'mineru' | 'markdown';
+
+/** File names inside a document folder. */
+export const DOC_FILES = {
+  adapted: 'content_list.adapted.json',
+  enhanced: 'content_list.enhanced.json',
+  tree: 'doctree.mm.json',
+  report: 'ingest_report.json',
+} as const;
+
+/** Progress events of {@link ingestFile}. */
+export type IngestProgress =
+  | { stage: 'read'; file: string }
+  | { stage: 'adapt'; done: number; total: number }
+  | { stage: 'enhance' }
+  | { stage: 'build' }
+  | { stage: 'write'; dir: string };
+
+/** Options of {@link ingestFile}. */
+export interface IngestFileOptions {
+  /** Dataset folder; the document goes to `<outDir>/<docId>/`. Default `data/default`. */
+  outDir?: string;
+  /** Document id (folder name). Default: derived from the file name. */
+  docId?: string;
+  /** Password of an encrypted PDF. */
+  password?: string;
+  /** MinerU `middle.json` (page sizes) next to a `content_list.json`. */
+  middlePath?: string;
+  /** Also write `ingest_report.json` with per-page block counts. Default false. */
+  report?: boolean;
+  /** Copy the source file into the document folder as `source.<ext>` (needed to render figures later). Default true. */
+  copySource?: boolean;
+  onProgress?: (event: IngestProgress) => void;
+  signal?: AbortSignal;
+}
+
+const DEFAULTS = { outDir: join('data', 'default'), report: false, copySource: true, onProgress: () => undefined } satisfies Partial<IngestFileOptions>;
+
+/** Everything `ingestFile` produced. */
+export interface IngestResult {
+  docId: string;
+  docDir: string;
+  files: { adapted: string; enhanced: string; tree: string; report?: string; source?: string };
+  adapted: ContentList;
+  enhanced: ContentList;
+  tree: DocTree;
+  summary: IngestSummary;
+  pageReport?: PageQualityRow[];
+}
+
+/** Detects the input format from the name and the first bytes. */
+export function detectInputKind(filename: string, bytes: Uint8Array): IngestInputKind {
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  if (head.includes('%PDF-')) return 'pdf';
+  const ext = extname(filename).toLowerCase();
+  if (ext === '.pdf') return 'pdf'; // the PDF adapter names the problem (not a PDF / corrupt)
+  if (ext === '.md' || ext === '.markdown') return 'markdown';
+  if (ext === '.json') return 'mineru';
+  throw new DocTreeError('INPUT_UNSUPPORTED', `cannot tell the format of ${basename(filename)}`, { file: filename });
+}
+
+async function readInput(path: string): Promise<Uint8Array> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new DocTreeError('INPUT_UNSUPPORTED', 'expected a file, got a folder', { file: path });
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    if (DocTreeError.isInstance(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new DocTreeError('INPUT_NOT_FOUND', 'no such file', { file: path, cause: error });
+    throw new DocTreeError('INPUT_UNREADABLE', `cannot read the file (${code ?? 'error'})`, { file: path, cause: error });
+  }
+}
+
+function parseJson(bytes: Uint8Array, file: string, code: 'MINERU_INVALID'): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (cause) {
+    throw new DocTreeError(code, `not valid JSON: ${(cause as Error).message}`, { file, cause });
+  }
+}
+
+/**
+ * Ingests one PDF, MinerU `content_list.json` or Markdown file: adapt → enhance → build, then writes
+ * `content_list.adapted.json`, `content_list.enhanced.json` and `doctree.mm.json` (and optionally the page
+ * report and a copy of the source) into `<outDir>/<docId>/`. All work happens in memory first; files are written
+ * to temporary names and renamed into place only when everything succeeded, so a failure leaves nothing behind.
+ *
+ * @throws DocTreeError naming the file: INPUT_NOT_FOUND, INPUT_UNSUPPORTED, PDF_*, MINERU_INVALID, IO_WRITE_FAILED…
+ */
+export async function ingestFile(inputPath: string, options: IngestFileOptions = {}): Promise<IngestResult> {
+  const opts = { ...DEFAULTS, ...options };
+  const filename = basename(inputPath);
+  const docId = opts.docId ?? docIdFromFilename(filename);
+  if (!isValidDocId(docId)) throw new DocTreeError('USAGE', `invalid document id "${docId}"`, { hint: 'Use letters, digits, "-", "_" and "." only.' });
+  opts.onProgress({ stage: 'read', file: inputPath });
+  const bytes = await readInput(inputPath);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const kind = detectInputKind(filename, bytes);
+
+  const t0 = performance.now();
+  let adapted: ContentList;
+  if (kind === 'pdf') {
+    adapted = await adaptPdf(bytes, {
+      docId,
+      filename,
+      sha256,
+      ...(opts.password !== undefined ? { password: opts.password } : {}),
+      onPage: (done, total) => opts.onProgress({ stage: 'adapt', done, total }),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } else if (kind === 'mineru') {
+    const contentList = parseJson(bytes, filename, 'MINERU_INVALID');
+    const middle = opts.middlePath ? parseJson(await readInput(opts.middlePath), basename(opts.middlePath), 'MINERU_INVALID') : undefined;
+    adapted = adaptMinerU(
+      { contentList, ...(middle !== undefined ? { middle } : {}) },
+      { docId, filename, sha256, bytes: bytes.byteLength, ...(opts.middlePath ? { middleFilename: basename(opts.middlePath) } : {}) },
+    );
+  } else {
+    adapted = adaptMarkdown(Buffer.from(bytes).toString('utf8'), { docId, filename, sha256, bytes: bytes.byteLength });
+  }
+  const t1 = performance.now();
+  opts.onProgress({ stage: 'enhance' });
+  const { list: enhanced, report } = enhanceContentList(adapted);
+  const t2 = performance.now();
+  opts.onProgress({ stage: 'build' });
+  const tree = buildDocTree(enhanced);
+  const t3 = performance.now();
+
+  const docDir = resolve(opts.outDir, docId);
+  opts.onProgress({ stage: 'write', dir: docDir });
+  const pageReport = opts.report ? pageQualityReport(adapted, enhanced) : undefined;
+  const timings = { adapt: Math.round(t1 - t0), enhance: Math.round(t2 - t1), build: Math.round(t3 - t2), write: 0 };
+  const summary = summarizeIngest(adapted, tree, report as EnhanceReport, timings);
+  const outputs: Array<[string, string | Uint8Array]> = [
+    [DOC_FILES.adapted, JSON.stringify(adapted)],
+    [DOC_FILES.enhanced, JSON.stringify(enhanced)],
+    [DOC_FILES.tree, JSON.stringify(tree)],
+  ];
+  if (pageReport) outputs.push([DOC_FILES.report, JSON.stringify({ summary, pages: pageReport }, null, 2)]);
+  const sourceName = `source${extname(filename).toLowerCase() || (kind === 'pdf' ? '.pdf' : '')}`;
+  if (opts.copySource) outputs.push([sourceName, bytes]);
+  const t4 = performance.now();
+  await writeAllOrNothing(docDir, outputs);
+  summary.timings_ms.write = Math.round(performance.now() - t4);
+  return {
+    docId,
+    docDir,
+    files: {
+      adapted: join(docDir, DOC_FILES.adapted),
+      enhanced: join(docDir, DOC_FILES.enhanced),
+      tree: join(docDir, DOC_FILES.tree),
+      ...(pageReport ? { report: join(docDir, DOC_FILES.report) } : {}),
+      ...(opts.copySource ? { source: join(docDir, sourceName) } : {}),
+    },
+    adapted,
+    enhanced,
+    tree,
+    summary,
+    ...(pageReport ? { pageReport } : {}),
+  };
+}
+
+/** Writes every file under a temporary name first, then renames them all; on failure removes what it wrote. */
+async function writeAllOrNothing(dir: string, files: Array<[string, string | Uint8Array]>): Promise<void> {
+  let createdDir = false;
+  const temps: string[] = [];
+  try {
+    createdDir = (await mkdir(dir, { recursive: true })) !== undefined;
+    const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    for (const [name, data] of files) {
+      const temp = join(dir, `${name}${suffix}`);
+      temps.push(temp);
+      await writeFile(temp, data);
+    }
+    for (const [i, [name]] of files.entries()) await rename(temps[i]!, join(dir, name));
+  } catch (error) {
+    await Promise.all(temps.map((t) => rm(t, { force: true })));
+    if (createdDir) await rm(dir, { recursive: true, force: true });
+    throw new DocTreeError('IO_WRITE_FAILED', `cannot write the document folder: ${(error as Error).message}`, { file: dir, cause: error });
+  }
+}
