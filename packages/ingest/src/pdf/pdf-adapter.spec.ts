@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ContentListSchema, DocTreeError } from '@doctree/schema';
 import type { ContentBlock, ContentList, DocTreeErrorCode } from '@doctree/schema';
 import { adaptPdf } from './pdf-adapter.js';
-import { extractPdfPages } from './pdf-pages.js';
+import { extractPdfPages } from './pdf-text-layer.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 import type { PdfPageSpec, PdfTextRun, SimplePdfOptions } from './simple-pdf-writer.js';
 
@@ -400,6 +400,11 @@ describe('adaptPdf progress and cancellation', () => {
       },
     });
     await expectFailure(run, 'CANCELLED', 'f.pdf');
+  });
+
+  it('accepts a Node Buffer (what readFile returns) as well as a Uint8Array', async () => {
+    const list = await adaptPdf(Buffer.from(paperPdf()), { docId: 'doc', filename: 'buffer.pdf' });
+    expect(list.blocks.some((b) => b.type === 'title' && b.text === 'A Study of Decision Trees')).toBe(true);
   });
 
   it('leaves the caller’s bytes intact and uses a given sha256', async () => {

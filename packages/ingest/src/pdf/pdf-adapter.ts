@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CONTENT_LIST_VERSION, DocTreeError } from '@doctree/schema';
 import type { ContentList, IngestWarning, PageInfo, PageSize } from '@doctree/schema';
 import { pageBlocks } from './pdf-blocks.js';
+import { attachCaptions } from './pdf-regions.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { PdfVocabulary, classifyBlocks } from './pdf-classify.js';
 import { isOnPath, openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
@@ -9,9 +10,10 @@ import { readPdfPage, throwIfCancelled } from './pdf-pages.js';
 import type { PdfFontCache } from './pdf-pages.js';
 
 /**
- * The PDF adapter: PDF bytes → `content_list.adapted.json` from the text layer alone (CPU only,
- * no models). Text, titles with levels, lists, equations and page furniture; tables and figures
- * are added by later steps from the lines of `extractPdfPages`.
+ * The PDF adapter: PDF bytes → `content_list.adapted.json` from the text layer and the page
+ * graphics (CPU only, no models, no rendering). Text, titles with levels, lists, equations, page
+ * furniture, tables (ruled and borderless) and figures (images and vector drawings) with their
+ * captions.
  */
 
 /** Generator name written into content lists made by this adapter. */
@@ -31,11 +33,21 @@ export interface AdaptPdfOptions {
   onPage?: (done: number, total: number) => void;
   /** Cancels between pages with a `CANCELLED` DocTreeError. */
   signal?: AbortSignal;
+  /** Find tables and figures (default true); false gives text blocks only, as before they were added. */
+  regions?: boolean;
+  /**
+   * Read the graphics (operator list) of every page when looking for tables and figures (default
+   * false: only pages whose text suggests a ruled table or a figure — a caption, little text, a
+   * tall blank stretch, unexplained cell rows — or whose fonts are new). Slower, finds slightly more.
+   */
+  allGraphics?: boolean;
 }
 
 /** Defaults merged under the caller's {@link AdaptPdfOptions}. */
-export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage'>> = {
+export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics'>> = {
   onPage: () => undefined,
+  regions: true,
+  allGraphics: false,
 };
 
 /** Characters of body text a page needs before its own body size counts. */
@@ -48,9 +60,12 @@ function heaviest(weights: ReadonlyMap<number, number>): { key: number; weight: 
   return best;
 }
 
-/** Drops span detail from blocks kept until the end of the document (they are not needed for typing). */
+/** Drops span detail (and the text lines a table or figure covers) from blocks kept until the end of the document. */
 function compact(blocks: PdfRawBlock[]): PdfRawBlock[] {
-  for (const block of blocks) block.lines = block.lines.map((line) => ({ ...line, spans: [] }));
+  for (const block of blocks) {
+    block.lines = block.lines.map((line) => ({ ...line, spans: [] }));
+    if (block.region) block.region = { ...block.region, lines: [] };
+  }
   return blocks;
 }
 
@@ -58,7 +73,9 @@ function compact(blocks: PdfRawBlock[]): PdfRawBlock[] {
  * Adapts a PDF into a content list (stage `adapted`): reads pages one at a time with unpdf,
  * rebuilds lines and blocks in reading order (two-column pages included), types titles (levels
  * from font statistics, numbering and the outline), paragraphs, lists, equations, headers, footers
- * and page numbers. Pages without a text layer are recorded (`has_text_layer: false`) with a
+ * and page numbers; tables (`table_body` HTML, Markdown, `Table N` captions) and figures (raster
+ * images and vector drawings, `Figure N` captions) take the place of the text they cover, in
+ * reading order (see `findRegions`, `attachCaptions`). Pages without a text layer are recorded (`has_text_layer: false`) with a
  * `NO_TEXT_LAYER` warning each and one OCR warning.
  *
  * @throws DocTreeError with `file` = `options.filename`: `INPUT_UNSUPPORTED` (not a PDF),
@@ -97,9 +114,9 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
       throwIfCancelled(signal, filename);
       const label = labels?.[pageIdx];
       try {
-        const { page, layout, toPage } = await readPdfPage(doc, pageIdx, fonts, label);
+        const { page, layout, toPage } = await readPdfPage(doc, pageIdx, fonts, label, { regions: settings.regions, allGraphics: settings.allGraphics });
         lastSize = { width: page.width, height: page.height };
-        const blocks = pageBlocks(layout, pageIdx);
+        const blocks = attachCaptions(pageBlocks(layout, pageIdx));
         if (toPage) for (const block of blocks) block.bbox = toPage(block.bbox);
         const pageWeights = new Map<number, number>();
         for (const block of blocks) {

@@ -3,6 +3,8 @@ import type { PdfPageLayout } from './pdf-layout.js';
 import { lineFromSpans, lineWeight, unionBox } from './pdf-lines.js';
 import type { PdfLine } from './pdf-lines.js';
 import { listMarker } from './pdf-patterns.js';
+import { isRegionLine } from './pdf-region-line.js';
+import type { PdfRegion } from './pdf-region-line.js';
 
 /**
  * Lines into blocks: within one reading flow a new block starts at a wide vertical gap, a font
@@ -29,6 +31,10 @@ export interface PdfRawBlock {
   font?: string;
   /** True when a row ends in a page number set off by a wide gap or dot leaders (a contents entry). */
   tocLike?: boolean;
+  /** The table or figure this block stands for (its only line is the region's placeholder). */
+  region?: PdfRegion;
+  /** Caption joined to a region block: the caption paragraph and its canonical label (`Table 1`). */
+  caption?: { text: string; label: string };
 }
 
 /** True for a contents row: dot leaders, or a short trailing number far right of the text. */
@@ -47,7 +53,7 @@ export function mergeRows(lines: readonly PdfLine[]): PdfLine[] {
   for (const line of lines) {
     const row = rows[rows.length - 1];
     const last = row?.[row.length - 1];
-    if (row && last) {
+    if (row && last && !isRegionLine(last) && !isRegionLine(line)) {
       const overlap = Math.min(last.bbox[3], line.bbox[3]) - Math.max(last.bbox[1], line.bbox[1]);
       const smaller = Math.min(last.bbox[3] - last.bbox[1], line.bbox[3] - line.bbox[1]);
       if (smaller > 0 && overlap / smaller >= 0.5) {
@@ -73,6 +79,7 @@ export function modalRowGap(flows: ReadonlyArray<readonly PdfLine[]>): number | 
     for (let i = 1; i < rows.length; i++) {
       const prev = rows[i - 1]!;
       const row = rows[i]!;
+      if (isRegionLine(prev) || isRegionLine(row)) continue;
       const gap = row.bbox[1] - prev.bbox[3];
       if (gap < -1 || gap > 2 * prev.size || Math.abs(prev.size - row.size) > 0.5) continue;
       const key = Math.round(Math.max(0, gap) * 2) / 2;
@@ -133,8 +140,9 @@ const SENTENCE_END = /[.!?:;]["'”’)\]]?$/;
 /** Splits one flow (rows in reading order) into blocks; `rowGap` is the page's usual gap between rows. */
 export function segmentFlow(rows: readonly PdfLine[], pageIdx: number, rowGap: number | undefined, column?: number): PdfRawBlock[] {
   if (rows.length === 0) return [];
-  const left = Math.min(...rows.map((r) => r.bbox[0]));
-  const right = Math.max(...rows.map((r) => r.bbox[2]));
+  const textRows = rows.filter((r) => !isRegionLine(r));
+  const left = Math.min(...textRows.map((r) => r.bbox[0]));
+  const right = Math.max(...textRows.map((r) => r.bbox[2]));
   const width = Math.max(1, right - left);
   const blocks: PdfRawBlock[] = [];
   let current: PdfLine[] = [];
@@ -144,6 +152,15 @@ export function segmentFlow(rows: readonly PdfLine[], pageIdx: number, rowGap: n
     current = [];
   };
   for (const row of rows) {
+    if (isRegionLine(row)) {
+      // A table or figure is a block of its own.
+      flush();
+      currentIsList = false;
+      const block = rawBlock(pageIdx, 'body', [row], column);
+      block.region = row.region;
+      blocks.push(block);
+      continue;
+    }
     const prev = current[current.length - 1];
     const marker = listMarker(row.text);
     let split = prev === undefined;

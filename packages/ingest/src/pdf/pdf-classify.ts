@@ -1,4 +1,5 @@
 import type { BBox, ContentBlock, OutlineEntry, PageSize } from '@doctree/schema';
+import { gridToHtml, tableToMarkdown } from '../mineru/html-table.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { unionBox } from './pdf-lines.js';
 import { headingNumbering, isPageNumberText, listMarker, looksLikeEquation } from './pdf-patterns.js';
@@ -169,7 +170,7 @@ export function titleLook(
 interface Typed {
   raw: PdfRawBlock;
   text: string;
-  kind: 'title' | 'text' | 'list' | 'equation' | 'header' | 'footer' | 'page_number' | 'aside_text';
+  kind: 'title' | 'text' | 'list' | 'equation' | 'header' | 'footer' | 'page_number' | 'aside_text' | 'table' | 'image';
   marker?: ListMarker;
   items?: string[];
   look?: TitleLook;
@@ -368,6 +369,7 @@ export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyCo
     bandPages.set(key, pages);
   }
   const typed: Typed[] = raws.map((raw) => {
+    if (raw.region) return { raw, text: '', kind: raw.region.kind === 'table' ? 'table' : 'image' };
     const text = joinBlockLines(
       raw.lines.map((l) => l.text),
       vocabulary,
@@ -388,7 +390,7 @@ export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyCo
   });
   const outlineLevels = matchOutline(typed, context.outline, bodySize);
   for (const [i, t] of typed.entries()) {
-    if (t.raw.zone !== 'body') continue;
+    if (t.raw.zone !== 'body' || t.raw.region) continue;
     const outlineLevel = outlineLevels.get(i);
     if (outlineLevel !== undefined) {
       const numbering = headingNumbering(t.text);
@@ -446,15 +448,15 @@ export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyCo
     const pageSize = context.pageSizes.get(t.raw.page_idx) ?? { width: 612, height: 792 };
     const bbox: BBox = [round2(t.raw.bbox[0]), round2(t.raw.bbox[1]), round2(t.raw.bbox[2]), round2(t.raw.bbox[3])];
     const font = { size: Math.max(0.1, round2(t.raw.size)), bold: t.raw.bold, ...(t.raw.font ? { name: t.raw.font } : {}) };
-    const base = {
+    const plain = {
       block_id: `b_${String(readOrder).padStart(6, '0')}`,
       page_idx: t.raw.page_idx,
       bbox,
       page_size: { width: pageSize.width, height: pageSize.height },
       read_order: readOrder,
       origin: 'pdf' as const,
-      font,
     };
+    const base = { ...plain, font };
     switch (t.kind) {
       case 'title': {
         const numbering = t.look?.numbering?.text;
@@ -469,6 +471,31 @@ export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyCo
         };
       case 'equation':
         return { ...base, type: 'equation', text: t.text, text_format: 'plain' };
+      case 'table':
+      case 'image': {
+        const caption = t.raw.caption;
+        const label = caption ? { label: caption.label } : {};
+        if (t.raw.region?.kind === 'table') {
+          const { rows, headerRows } = t.raw.region;
+          return {
+            ...plain,
+            type: 'table',
+            table_body: gridToHtml(rows, headerRows),
+            table_caption: caption ? [caption.text] : [],
+            table_footnote: [],
+            markdown: tableToMarkdown(rows, headerRows),
+            ...label,
+          };
+        }
+        return {
+          ...plain,
+          type: 'image',
+          image_caption: caption ? [caption.text] : [],
+          image_footnote: [],
+          source: t.raw.region?.kind === 'figure' ? t.raw.region.source : 'vector',
+          ...label,
+        };
+      }
       case 'header':
       case 'footer':
       case 'page_number':

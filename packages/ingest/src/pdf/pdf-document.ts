@@ -65,7 +65,8 @@ export interface OpenPdf {
 }
 
 /**
- * Opens PDF bytes with unpdf. The bytes are copied (pdf.js detaches the buffer it is given).
+ * Opens PDF bytes with unpdf. The bytes are copied into a plain `Uint8Array` (pdf.js detaches the
+ * buffer it is given and refuses Node `Buffer`s), so `await readFile(path)` can be passed as is.
  *
  * @throws DocTreeError `INPUT_UNSUPPORTED` (no `%PDF-` header), `PDF_CORRUPT`, `PDF_ENCRYPTED`,
  * `PDF_PASSWORD_INCORRECT` or `PDF_NO_PAGES`, each with `file` set to `options.filename`.
@@ -82,7 +83,8 @@ export async function openPdfDocument(bytes: Uint8Array, options: OpenPdfOptions
   let proxy: PdfDocumentProxy;
   try {
     const { getDocumentProxy } = await import('unpdf');
-    proxy = await getDocumentProxy(bytes.slice(), {
+    // A plain copy: pdf.js detaches the buffer it is given and rejects Node Buffers.
+    proxy = await getDocumentProxy(new Uint8Array(bytes), {
       verbosity: PDFJS_VERBOSITY_ERRORS,
       ...(password !== undefined ? { password } : {}),
     });

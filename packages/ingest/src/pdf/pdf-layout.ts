@@ -1,5 +1,6 @@
 import type { PdfLine } from './pdf-lines.js';
 import { isPageNumberText } from './pdf-patterns.js';
+import { isRegionLine } from './pdf-region-line.js';
 
 /**
  * Page layout from line geometry: the top and bottom furniture bands, a column gutter found in the
@@ -191,6 +192,10 @@ export function layoutPage(lines: readonly PdfLine[], pageHeight: number): PdfPa
   for (const line of lines) {
     if (line.vertical) {
       aside.push(line);
+      continue;
+    }
+    if (isRegionLine(line)) {
+      body.push(line);
       continue;
     }
     const band = furnitureBand(line, pageHeight, bodySize);

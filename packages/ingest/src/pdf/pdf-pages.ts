@@ -1,28 +1,20 @@
 import { DocTreeError } from '@doctree/schema';
-import { openPdfDocument, readPdfPageLabels } from './pdf-document.js';
 import type { OpenPdf } from './pdf-document.js';
 import { layoutPage } from './pdf-layout.js';
 import type { PdfPageLayout } from './pdf-layout.js';
 import type { BBox } from '@doctree/schema';
 import { buildLines, cleanFontName, dominantTurn, invert, isBoldFontName, mapBox, multiply, spanFromItem } from './pdf-lines.js';
 import type { FontFacts, PdfLine, PdfPageText, PdfSpan, RawTextItem } from './pdf-lines.js';
+import { pdfOpsFrom, readPdfGraphics } from './pdf-graphics.js';
+import type { PdfOperatorList, PdfOps } from './pdf-graphics.js';
+import { isRegionLine } from './pdf-region-line.js';
+import type { PdfRegion } from './pdf-region-line.js';
+import { findRegions, wantsGraphics } from './pdf-regions.js';
 
 /**
  * Per-page text extraction with unpdf: text items with their fonts become lines in reading order.
  * Pages are read one at a time and released, so long documents stay within memory.
  */
-
-/** Options of {@link extractPdfPages} and {@link iteratePdfPages}. */
-export interface ExtractPdfPagesOptions {
-  /** File name as given by the user; named in every error. */
-  filename: string;
-  /** Password of an encrypted PDF. */
-  password?: string;
-  /** Called after each page with pages done and the page count. */
-  onPage?: (done: number, total: number) => void;
-  /** Stops between pages with a `CANCELLED` DocTreeError. */
-  signal?: AbortSignal;
-}
 
 /** Font facts cached per document, keyed by the pdf.js font id (`g_d0_f3`). */
 export type PdfFontCache = Map<string, FontFacts>;
@@ -46,10 +38,42 @@ const isTextItem = (item: unknown): item is RawTextItem =>
 export interface PdfPageRead {
   /** The page's text, boxes in the displayed page's frame. */
   page: PdfPageText;
-  /** Layout in the reading frame (turned so the text runs left to right). */
+  /** Layout in the reading frame (turned so the text runs left to right); tables and figures take part as placeholder lines. */
   layout: PdfPageLayout;
   /** Maps a box from the reading frame to the displayed page; absent when the frames agree. */
   toPage?: (box: BBox) => BBox;
+  /** Tables and figures found on the page (reading frame), when asked for. */
+  regions: PdfRegion[];
+  /** True when the page's operator list was read for its graphics. */
+  graphicsRead: boolean;
+}
+
+/** Options of {@link readPdfPage}. */
+export interface ReadPdfPageOptions {
+  /** Find tables and figures (reads the operator list of pages that may have them). Default false. */
+  regions?: boolean;
+  /** Read the graphics of every page instead of only pages whose text suggests tables or figures. Default false. */
+  allGraphics?: boolean;
+}
+
+let opsTable: Promise<PdfOps | undefined> | undefined;
+
+/** pdf.js operator codes (`OPS` of unpdf's bundled pdf.js), resolved once. */
+function pdfOps(): Promise<PdfOps | undefined> {
+  opsTable ??= import('unpdf')
+    .then(async (unpdf) => pdfOpsFrom(((await unpdf.getResolvedPDFJS()) as { OPS?: Record<string, number> }).OPS))
+    .catch(() => undefined);
+  return opsTable;
+}
+
+/** Reads a page's operator list; undefined when pdf.js fails on it. */
+async function operatorList(page: { getOperatorList(): Promise<unknown> }): Promise<PdfOperatorList | undefined> {
+  try {
+    const list = (await page.getOperatorList()) as Partial<PdfOperatorList>;
+    return list.fnArray && list.argsArray ? (list as PdfOperatorList) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A copy of a line with its boxes mapped to another frame. */
@@ -59,9 +83,11 @@ function mapLine(line: PdfLine, toPage: (box: BBox) => BBox): PdfLine {
 
 /**
  * Reads one page: text items, font names (resolved once per document through the page's operator
- * list, which is when pdf.js hands fonts over), lines and layout. Releases the page afterwards.
+ * list, which is when pdf.js hands fonts over), lines and layout; with `options.regions`, also its
+ * tables and figures (graphics are read only for pages whose text suggests them, see
+ * `wantsGraphics`). Releases the page afterwards.
  */
-export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontCache, label?: string): Promise<PdfPageRead> {
+export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontCache, label?: string, options: ReadPdfPageOptions = {}): Promise<PdfPageRead> {
   const page = await doc.proxy.getPage(pageIdx + 1);
   try {
     const viewport = page.getViewport({ scale: 1 });
@@ -70,12 +96,10 @@ export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontC
     const items: RawTextItem[] = [];
     for (const item of content.items as unknown[]) if (isTextItem(item)) items.push(item);
     const unknown = [...new Set(items.filter((i) => i.str.trim() !== '' && !fonts.has(i.fontName)).map((i) => i.fontName))];
+    let ops: PdfOperatorList | undefined;
     if (unknown.length > 0) {
-      try {
-        await page.getOperatorList();
-      } catch {
-        // Without the operator list fonts fall back to their style facts.
-      }
+      // Without the operator list fonts fall back to their style facts.
+      ops = await operatorList(page);
       for (const id of unknown) {
         const style = styles[id];
         let common: CommonFont | undefined;
@@ -101,19 +125,36 @@ export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontC
       if (span) spans.push(span);
     }
     const lines = buildLines(spans);
-    const layout = layoutPage(lines, frame.height);
-    const reading = [...layout.top, ...layout.flows.flatMap((f) => f.lines), ...layout.bottom, ...layout.aside];
+    let flowLines: PdfLine[] = lines;
+    let regions: PdfRegion[] = [];
+    let graphicsRead = false;
+    if (options.regions && lines.length > 0) {
+      const frameSize = { width: frame.width, height: frame.height };
+      let found = findRegions(lines, undefined, frameSize);
+      const codes = await pdfOps();
+      if (codes && (ops || options.allGraphics || wantsGraphics(lines, frameSize, found))) {
+        ops ??= await operatorList(page);
+        if (ops) {
+          found = findRegions(lines, readPdfGraphics(ops, codes, transform, frameSize), frameSize);
+          graphicsRead = true;
+        }
+      }
+      regions = found.regions;
+      flowLines = found.lines;
+    }
+    const layout = layoutPage(flowLines, frame.height);
+    const reading = [...layout.top, ...layout.flows.flatMap((f) => f.lines), ...layout.bottom, ...layout.aside].filter((l) => !isRegionLine(l));
     const ordered = toPage ? reading.map((line) => mapLine(line, toPage)) : reading;
     const text: PdfPageText = {
       page_idx: pageIdx,
       width: Math.round(viewport.width * 100) / 100,
       height: Math.round(viewport.height * 100) / 100,
-      has_text_layer: ordered.length > 0,
+      has_text_layer: lines.length > 0,
       lines: ordered,
     };
     if (label !== undefined) text.label = label;
     if (layout.gutter && !toPage) text.gutter = layout.gutter;
-    return { page: text, layout, ...(toPage ? { toPage } : {}) };
+    return { page: text, layout, ...(toPage ? { toPage } : {}), regions, graphicsRead };
   } finally {
     page.cleanup();
   }
@@ -122,48 +163,4 @@ export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontC
 /** Throws `CANCELLED` when the signal is aborted. */
 export function throwIfCancelled(signal: AbortSignal | undefined, filename: string): void {
   if (signal?.aborted) throw new DocTreeError('CANCELLED', `Reading ${filename} was cancelled`, { file: filename });
-}
-
-/**
- * Yields the text layer of each page in order, one page in memory at a time. A page pdf.js cannot
- * read comes back with `has_text_layer: false` and `error` set; errors opening the document throw
- * (see `openPdfDocument`).
- */
-export async function* iteratePdfPages(bytes: Uint8Array, options: ExtractPdfPagesOptions): AsyncGenerator<PdfPageText> {
-  const { filename, signal, onPage } = options;
-  throwIfCancelled(signal, filename);
-  const doc = await openPdfDocument(bytes, options);
-  try {
-    const labels = await readPdfPageLabels(doc.proxy);
-    const fonts: PdfFontCache = new Map();
-    for (let pageIdx = 0; pageIdx < doc.pageCount; pageIdx++) {
-      throwIfCancelled(signal, filename);
-      const label = labels?.[pageIdx];
-      let page: PdfPageText;
-      try {
-        page = (await readPdfPage(doc, pageIdx, fonts, label)).page;
-      } catch (error) {
-        page = {
-          page_idx: pageIdx,
-          width: 612,
-          height: 792,
-          has_text_layer: false,
-          lines: [],
-          error: error instanceof Error ? error.message : String(error),
-          ...(label !== undefined ? { label } : {}),
-        };
-      }
-      onPage?.(pageIdx + 1, doc.pageCount);
-      yield page;
-    }
-  } finally {
-    await doc.close();
-  }
-}
-
-/** Reads the text layer of every page (see {@link iteratePdfPages}); for the table / figure steps. */
-export async function extractPdfPages(bytes: Uint8Array, options: ExtractPdfPagesOptions): Promise<PdfPageText[]> {
-  const pages: PdfPageText[] = [];
-  for await (const page of iteratePdfPages(bytes, options)) pages.push(page);
-  return pages;
 }

@@ -1,7 +1,8 @@
 /**
  * A tiny PDF writer for fixtures and self-checks: pages of positioned text in the standard Helvetica
- * fonts, plus filled rectangles and lines. It writes real, valid PDF 1.4 files that pdf.js,
- * pdftotext and viewers read, so tests never depend on licensed documents.
+ * fonts, plus filled rectangles, lines, Bézier curves and small raster images (image XObjects or
+ * inline images). It writes real, valid PDF 1.4 files that pdf.js, pdftotext and viewers read, so
+ * tests never depend on licensed documents.
  */
 
 /** One text run on a page; coordinates in PDF points from the top-left corner. */
@@ -14,13 +15,33 @@ export interface PdfTextRun {
   bold?: boolean;
 }
 
-/** A stroked line or filled rectangle; coordinates from the top-left corner. */
+/**
+ * A shape; coordinates from the top-left corner. `line`: a stroked line from (x, y) to
+ * (x + width, y + height); `rect`: a filled rectangle; `frame`: a stroked rectangle outline;
+ * `curve`: a stroked cubic Bézier from (x, y) to (x + width, y + height) bowing upwards by `bulge`.
+ */
 export interface PdfShape {
-  kind: 'line' | 'rect';
+  kind: 'line' | 'rect' | 'frame' | 'curve';
   x: number;
   y: number;
   width: number;
   height: number;
+  /** Gray level of a `rect` fill (0 black … 1 white); 0.85 by default. */
+  gray?: number;
+  /** Line width of stroked shapes; 0.5 by default. */
+  lineWidth?: number;
+  /** How far a `curve` bows upwards, in points; 20 by default. */
+  bulge?: number;
+}
+
+/** A small raster image (a 2×2 RGB checkerboard) scaled into a box; coordinates from the top-left corner. */
+export interface PdfImageSpec {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** Write it as an inline image (`BI … ID … EI`) instead of an image XObject. */
+  inline?: boolean;
 }
 
 /** One page of a {@link writeSimplePdf} document. */
@@ -29,6 +50,7 @@ export interface PdfPageSpec {
   height?: number;
   runs: PdfTextRun[];
   shapes?: PdfShape[];
+  images?: PdfImageSpec[];
   /** Page `/Rotate` (clockwise degrees a viewer turns the page); coordinates stay unrotated. */
   rotate?: 0 | 90 | 180 | 270;
 }
@@ -51,6 +73,9 @@ export interface SimplePdfOptions {
 
 const escapePdfString = (s: string): string =>
   s.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)').replace(/[^\x20-\x7e]/g, '?');
+
+/** Pixels of the 2×2 RGB checkerboard images (12 bytes, latin1): dark, light / light, dark. */
+const CHECKER_PIXELS = '\x20\x40\x80\xe0\xd0\xc0\xe0\xd0\xc0\x20\x40\x80';
 
 /** WinAnsiEncoding bytes of the typographic characters fixtures need (bullets, dashes, quotes). */
 const WIN_ANSI_EXTRA: Readonly<Record<string, number>> = {
@@ -88,8 +113,25 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
     const ops: string[] = [];
     for (const shape of page.shapes ?? []) {
       const y = height - shape.y - shape.height;
-      if (shape.kind === 'rect') ops.push(`0.85 g ${shape.x} ${y} ${shape.width} ${shape.height} re f 0 g`);
-      else ops.push(`0.5 w ${shape.x} ${height - shape.y} m ${shape.x + shape.width} ${height - shape.y - shape.height} l S`);
+      const lineWidth = shape.lineWidth ?? 0.5;
+      if (shape.kind === 'rect') ops.push(`${shape.gray ?? 0.85} g ${shape.x} ${y} ${shape.width} ${shape.height} re f 0 g`);
+      else if (shape.kind === 'frame') ops.push(`${lineWidth} w ${shape.x} ${y} ${shape.width} ${shape.height} re S`);
+      else if (shape.kind === 'curve') {
+        const [x0, y0, x1, y1] = [shape.x, height - shape.y, shape.x + shape.width, height - shape.y - shape.height];
+        const bulge = shape.bulge ?? 20;
+        ops.push(`${lineWidth} w ${x0} ${y0} m ${x0 + (x1 - x0) / 3} ${y0 + bulge} ${x0 + (2 * (x1 - x0)) / 3} ${y1 + bulge} ${x1} ${y1} c S`);
+      } else ops.push(`${lineWidth} w ${shape.x} ${height - shape.y} m ${shape.x + shape.width} ${height - shape.y - shape.height} l S`);
+    }
+    const xobjects: string[] = [];
+    for (const image of page.images ?? []) {
+      const place = `q ${image.width} 0 0 ${image.height} ${image.x} ${height - image.y - image.height} cm`;
+      if (image.inline) {
+        ops.push(`${place} BI /W 2 /H 2 /CS /RGB /BPC 8 ID ${CHECKER_PIXELS} EI Q`);
+      } else {
+        const name = `Im${xobjects.length}`;
+        xobjects.push(name);
+        ops.push(`${place} /${name} Do Q`);
+      }
     }
     for (const run of page.runs) {
       const size = run.size ?? 11;
@@ -97,9 +139,11 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
     }
     const stream = ops.join('\n');
     const contentId = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+    const imageRefs = xobjects.map((name) => `/${name} ${add(`<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${CHECKER_PIXELS.length} >>\nstream\n${CHECKER_PIXELS}\nendstream`)} 0 R`);
+    const xobjectDict = imageRefs.length > 0 ? ` /XObject << ${imageRefs.join(' ')} >>` : '';
     pageIds.push(
       add(
-        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width} ${height}]${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << /F1 ${fontRegular} 0 R /F2 ${fontBold} 0 R >> >> /Contents ${contentId} 0 R >>`,
+        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width} ${height}]${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << /F1 ${fontRegular} 0 R /F2 ${fontBold} 0 R >>${xobjectDict} >> /Contents ${contentId} 0 R >>`,
       ),
     );
   }

@@ -1,0 +1,86 @@
+import type { BBox } from '@doctree/schema';
+import type { PdfLine, PdfSpan } from './pdf-lines.js';
+import { findBorderlessTables, findTables, groupRows, inferColumns, isNumericCell, mergeRules } from './pdf-tables.js';
+
+/** A span of `text` at x, on the baseline y, about 0.5 em per character wide. */
+function span(text: string, x: number, y: number, size = 9): PdfSpan {
+  const bbox: BBox = [x, y - 0.8 * size, x + 0.5 * size * text.length, y + 0.2 * size];
+  return { text, bbox, baseline: y, size, bold: false };
+}
+
+/** A line of spans. */
+function line(spans: PdfSpan[]): PdfLine {
+  const bbox: BBox = [Math.min(...spans.map((s) => s.bbox[0])), Math.min(...spans.map((s) => s.bbox[1])), Math.max(...spans.map((s) => s.bbox[2])), Math.max(...spans.map((s) => s.bbox[3]))];
+  return { text: spans.map((s) => s.text).join(' '), bbox, baseline: spans[0]!.baseline, size: spans[0]!.size, bold: false, spans };
+}
+
+/** A right-aligned amount ending at `right`. */
+const amount = (text: string, right: number, y: number): PdfSpan => span(text, right - 4.5 * text.length, y);
+
+describe('isNumericCell', () => {
+  it('accepts amounts, percentages, years and nil dashes, and nothing else', () => {
+    for (const text of ['1,577', '(1,373)', '$ 5,363', '$(2)', '12.5%', '-0.3', '2018', '45.2†', '\u2014', 'n/a', '(0.5)%']) expect([text, isNumericCell(text)]).toEqual([text, true]);
+    for (const text of ['(Millions)', 'Total', '$', 'Note 3', '2018 and 2017', '']) expect([text, isNumericCell(text)]).toEqual([text, false]);
+  });
+});
+
+describe('inferColumns', () => {
+  it('splits at strips no row crosses and gives `$` signs printed in a few rows a column of their own', () => {
+    const rows = groupRows([
+      line([span('Net income', 72, 100), span('$', 300, 100), amount('5,363', 360, 100)]),
+      line([span('Depreciation', 72, 112), amount('1,488', 360, 112)]),
+      line([span('Other', 72, 124), amount('(6)', 360, 124)]),
+      line([span('Pension expense', 72, 136), amount('410', 360, 136)]),
+    ]);
+    const columns = inferColumns(rows).map(([a, b]) => [Math.round(a), Math.round(b)]);
+    expect(columns).toEqual([
+      [72, 140],
+      [300, 305],
+      [338, 360],
+    ]);
+  });
+});
+
+describe('findBorderlessTables', () => {
+  it('needs three rows with two aligned amount columns and a label column', () => {
+    const lines = [
+      line([span('Revenue', 72, 100), amount('10', 300, 100), amount('12', 360, 100)]),
+      line([span('Costs', 72, 112), amount('(4)', 300, 112), amount('(5)', 360, 112)]),
+    ];
+    expect(findBorderlessTables(lines)).toEqual([]);
+    lines.push(line([span('Profit', 72, 124), amount('6', 300, 124), amount('7', 360, 124)]));
+    const [table] = findBorderlessTables(lines);
+    expect(table?.rows).toEqual([
+      ['Revenue', '10', '12'],
+      ['Costs', '(4)', '(5)'],
+      ['Profit', '6', '7'],
+    ]);
+  });
+
+  it('does not read running text with numbers in it as a table', () => {
+    const text = [
+      'In 2018 revenue grew 5% to 1,234 million while costs fell',
+      'by 3% to 900 million; in 2017 revenue had grown by 2%',
+      'and the margin reached 27% on sales of 1,100 million.',
+      'Cash flow from operations was 300 million in both years.',
+    ];
+    expect(findBorderlessTables(text.map((t, i) => line([span(t, 72, 100 + 12 * i)])))).toEqual([]);
+  });
+});
+
+describe('findTables with rules', () => {
+  it('builds a grid table from crossing rules and merges rules drawn in pieces', () => {
+    const rules = [
+      ...[100, 120, 140].flatMap((y) => [
+        { orientation: 'h' as const, from: 72, to: 200, at: y, width: 0.5 },
+        { orientation: 'h' as const, from: 206, to: 330, at: y, width: 0.5 },
+      ]),
+      ...[72, 200, 330].map((x) => ({ orientation: 'v' as const, from: 100, to: 140, at: x, width: 0.5 })),
+    ];
+    expect(mergeRules(rules).filter((r) => r.orientation === 'h')).toHaveLength(3);
+    const lines = [line([span('Name', 76, 114)]), line([span('Value', 204, 114)]), line([span('Alpha', 76, 134)]), line([span('42', 204, 134)])];
+    const [table, ...rest] = findTables(lines, rules);
+    expect(rest).toEqual([]);
+    expect(table).toMatchObject({ source: 'grid', rows: [['Name', 'Value'], ['Alpha', '42']], bbox: [72, 100, 330, 140] });
+  });
+});
