@@ -39,3 +39,28 @@ export {
   vectorSidecarPath,
 } from './vector/vector-file-format.js';
 export type { DecodedVectorFile, VectorIndexMeta } from './vector/vector-file-format.js';
+export { stemEnglish } from './sparse/english-stemmer.js';
+export { analyzeQuery, analyzeText, SPARSE_ANALYZER_VERSION, SPARSE_STOPWORDS } from './sparse/sparse-analyzer.js';
+export { DEFAULT_SPARSE_BM25, DEFAULT_SPARSE_BOOSTS, MINISEARCH_SPARSE_INDEX_DEFAULTS, MiniSearchSparseIndex } from './sparse/minisearch-sparse-index.js';
+export type { MiniSearchSparseIndexOptions, MiniSearchSparseSearchOptions, SparseBm25Params, SparseCombineWith } from './sparse/minisearch-sparse-index.js';
+export { MINISEARCH_SERIALIZATION_VERSION, SPARSE_INDEX_FORMAT, SPARSE_INDEX_FORMAT_VERSION, sparseIndexFileSchema } from './sparse/sparse-index-format.js';
+export type { SparseIndexFile, SparseMiniSearchJson, SparseStoredDoc } from './sparse/sparse-index-format.js';
+export { loadSparseIndex, readSparseIndex, saveSparseIndex } from './sparse/sparse-index-io.js';
+export type { LoadSparseIndexOptions } from './sparse/sparse-index-io.js';
+export { DocView, tableHeader, tableRowLabels } from './records/doc-view.js';
+export { mmrSummary } from './records/extractive-summarizer.js';
+export type { MmrSummaryOptions } from './records/extractive-summarizer.js';
+export { buildGraphEdges, buildIndexRecords, chunkLeaf } from './records/record-builder.js';
+export type { IndexRecordOptions, IndexRecords } from './records/record-builder.js';
+export { buildExtractiveSummary, contentHash } from './records/summaries.js';
+export type { ExtractiveSummaryOptions } from './records/summaries.js';
+export { UNIT_ALIASES, contentWords, cosine, estimateTokens, findUnits, findYears, hasNumbers, splitSentences, termFrequencies, topKeywords } from './records/text-features.js';
+export { buildDocIndex, indexConfigHash, readManifestIfValid } from './build/build-doc-index.js';
+export type { BuildDocIndexOptions, BuildDocIndexResult, IndexProgress, Summarizer } from './build/build-doc-index.js';
+export { canonicalJson } from './build/canonical-json.js';
+export { INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName } from './build/index-files.js';
+export type { VectorView } from './build/index-files.js';
+export { GraphIndex, loadDocIndex } from './build/load-doc-index.js';
+export type { DocIndex, LoadDocIndexOptions } from './build/load-doc-index.js';
+export { minisearchSparseBackend } from './build/sparse-backend.js';
+export type { SparseBackend } from './build/sparse-backend.js';

@@ -4,3 +4,7 @@
  */
 export { runVectorIndexConformance, VECTOR_INDEX_CONFORMANCE_DEFAULTS } from './vector-index-conformance.js';
 export type { VectorIndexConformanceFactory, VectorIndexConformanceOptions } from './vector-index-conformance.js';
+export { EMBEDDER_CONFORMANCE_DEFAULTS, runEmbedderConformance } from './embedder-conformance.js';
+export type { EmbedderConformanceFactory, EmbedderConformanceOptions } from './embedder-conformance.js';
+export { runSparseIndexConformance } from './sparse-index-conformance.js';
+export type { SparseIndexConformanceFactory } from './sparse-index-conformance.js';

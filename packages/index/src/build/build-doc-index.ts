@@ -1,0 +1,253 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, rm, mkdir, writeFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  DocTreeError,
+  DocTreeSchema,
+  INDEX_FORMAT_VERSION,
+  IndexManifestSchema,
+  parseWith,
+  type DocSummary,
+  type DocTree,
+  type Embedder,
+  type IndexArtifact,
+  type IndexManifest,
+} from '@doctree/schema';
+import { buildIndexRecords, type IndexRecordOptions, type IndexRecords } from '../records/record-builder.js';
+import { buildExtractiveSummary } from '../records/summaries.js';
+import { createVectorIndex } from '../vector/vector-backend.js';
+import { canonicalJson } from './canonical-json.js';
+import { INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName, type VectorView } from './index-files.js';
+import type { SparseBackend } from './sparse-backend.js';
+
+/** Writes a section summary file; the extractive one is the offline default, an LLM one may replace it. */
+export type Summarizer = (tree: DocTree) => Promise<DocSummary>;
+
+/** Progress events of {@link buildDocIndex}. */
+export type IndexProgress =
+  | { stage: 'summaries' }
+  | { stage: 'records' }
+  | { stage: 'embed'; view: VectorView; done: number; total: number }
+  | { stage: 'sparse' }
+  | { stage: 'write' };
+
+/** Options of {@link buildDocIndex}. */
+export interface BuildDocIndexOptions {
+  /** Embeds every dense view; its id and dimension go into the manifest. */
+  embedder: Embedder;
+  /** BM25F sparse index implementation. */
+  sparse: SparseBackend;
+  /** Vector backend: `auto` uses faiss-node when it loads. Default `auto`. */
+  backend?: 'auto' | 'faiss' | 'exact';
+  /** Use HNSW from this many vectors per view; flat (exact inner product) below. Default 50 000. */
+  hnswMinVectors?: number;
+  /** Record-builder options (part of the config hash). */
+  records?: IndexRecordOptions;
+  /** Section summaries. Default: extractive MMR gists. */
+  summarizer?: Summarizer;
+  /** Identifier of the summarizer for the config hash. Default `extractive-mmr-v1`. */
+  summarizerId?: string;
+  /** Rebuild even when the manifest says the index is up to date. Default false. */
+  force?: boolean;
+  onProgress?: (event: IndexProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Result of {@link buildDocIndex}. */
+export interface BuildDocIndexResult {
+  indexDir: string;
+  manifest: IndexManifest;
+  /** False when the existing index matched (same tree, same configuration): nothing was done. */
+  rebuilt: boolean;
+  /** Records built (only when rebuilt). */
+  records?: IndexRecords;
+}
+
+const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** The configuration hash of an index build: embedder, records, sparse analysis, summaries and format version. */
+export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' | 'sparse' | 'records' | 'summarizerId' | 'hnswMinVectors'>): string {
+  return sha256(
+    canonicalJson({
+      format: INDEX_FORMAT_VERSION,
+      embedder: { id: options.embedder.id, dimension: options.embedder.dimension },
+      sparse: options.sparse.id,
+      records: options.records ?? {},
+      summarizer: options.summarizerId ?? 'extractive-mmr-v1',
+      hnsw_min_vectors: options.hnswMinVectors ?? 50_000,
+    }),
+  );
+}
+
+const jsonl = (rows: readonly unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length > 0 ? '\n' : '');
+
+/**
+ * Builds `<docDir>/index/` from `<docDir>/doctree.mm.json`: summaries, seed §10.3 records, BM25F indexes, the three
+ * vector views and `manifest.json`. Incremental: when the manifest's tree hash and config hash match, nothing is
+ * rebuilt. Atomic: everything is written to a temporary folder that replaces `index/` only when complete.
+ */
+export async function buildDocIndex(docDir: string, options: BuildDocIndexOptions): Promise<BuildDocIndexResult> {
+  const progress = options.onProgress ?? (() => undefined);
+  const treePath = join(docDir, 'doctree.mm.json');
+  let treeBytes: Buffer;
+  try {
+    treeBytes = await readFile(treePath);
+  } catch (cause) {
+    throw new DocTreeError('INPUT_NOT_FOUND', 'no doctree.mm.json in this folder', { file: treePath, cause, hint: 'Run `doctree ingest <file>` first.' });
+  }
+  const treeHash = sha256(treeBytes);
+  const configHash = indexConfigHash(options);
+  const indexDir = join(docDir, INDEX_DIR);
+  if (!options.force) {
+    const existing = await readManifestIfValid(indexDir);
+    if (existing && existing.doctree_sha256 === treeHash && existing.config_hash === configHash && (await artifactsPresent(indexDir, existing))) {
+      return { indexDir, manifest: existing, rebuilt: false };
+    }
+  }
+  let treeJson: unknown;
+  try {
+    treeJson = JSON.parse(treeBytes.toString('utf8'));
+  } catch (cause) {
+    throw new DocTreeError('SCHEMA_INVALID', `doctree.mm.json is not valid JSON: ${(cause as Error).message}`, { file: treePath, cause });
+  }
+  const tree = parseWith(DocTreeSchema, treeJson, { file: treePath, what: 'DocTree' });
+  const timings: Record<string, number> = {};
+  const time = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {
+    const t = performance.now();
+    const out = await work();
+    timings[name] = Math.round(performance.now() - t);
+    return out;
+  };
+  const checkAbort = (): void => {
+    if (options.signal?.aborted) throw new DocTreeError('CANCELLED', 'index build cancelled', { file: docDir });
+  };
+
+  progress({ stage: 'summaries' });
+  const summary = await time('summaries', () => (options.summarizer ? options.summarizer(tree) : buildExtractiveSummary(tree)));
+  checkAbort();
+  progress({ stage: 'records' });
+  const records = await time('records', () => buildIndexRecords(tree, summary, options.records));
+  checkAbort();
+
+  const texts: Record<VectorView, { ids: string[]; texts: string[] }> = {
+    coarse: { ids: records.denseCoarse.map((r) => r.node_id), texts: records.denseCoarse.map((r) => r.dense_text) },
+    leaf: { ids: records.denseLeaf.map((r) => r.node_id), texts: records.denseLeaf.map((r) => r.dense_text) },
+    leaf_raw: { ids: records.denseLeaf.map((r) => r.node_id), texts: records.denseLeaf.map((r) => r.raw_text) },
+  };
+  const vectors = {} as Record<VectorView, Float32Array[]>;
+  await time('embed', async () => {
+    for (const view of VECTOR_VIEWS) {
+      const { texts: batch } = texts[view];
+      vectors[view] = await options.embedder.embedDocuments(batch, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onProgress: (done, total) => progress({ stage: 'embed', view, done, total }),
+      });
+    }
+  });
+  checkAbort();
+  progress({ stage: 'sparse' });
+  const [bm25Coarse, bm25Leaf] = await time('sparse', () => [options.sparse.build(records.sparseCoarse), options.sparse.build(records.sparseLeaf)]);
+
+  progress({ stage: 'write' });
+  const temp = `${indexDir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let backendUsed: 'faiss' | 'exact' = 'exact';
+  try {
+    await mkdir(temp, { recursive: true });
+    const files: Array<[string, string, number | undefined]> = [
+      [INDEX_FILES.summary, JSON.stringify(summary, null, 2), summary.sections.length],
+      [INDEX_FILES.denseCoarse, jsonl(records.denseCoarse), records.denseCoarse.length],
+      [INDEX_FILES.denseLeaf, jsonl(records.denseLeaf), records.denseLeaf.length],
+      [INDEX_FILES.sparseCoarse, jsonl(records.sparseCoarse), records.sparseCoarse.length],
+      [INDEX_FILES.sparseLeaf, jsonl(records.sparseLeaf), records.sparseLeaf.length],
+      [INDEX_FILES.edges, jsonl(records.edges), records.edges.length],
+      [INDEX_FILES.idMaps, JSON.stringify(records.idMaps, null, 2), Object.keys(records.idMaps.label2id).length],
+      [INDEX_FILES.bm25Coarse, JSON.stringify(bm25Coarse.toJSON()), bm25Coarse.size],
+      [INDEX_FILES.bm25Leaf, JSON.stringify(bm25Leaf.toJSON()), bm25Leaf.size],
+    ];
+    await time('write', async () => {
+      for (const [name, data] of files) await writeFile(join(temp, name), data);
+      for (const view of VECTOR_VIEWS) {
+        const { ids } = texts[view];
+        const kind = ids.length >= (options.hnswMinVectors ?? 50_000) ? 'hnsw' : 'flat';
+        const index = await createVectorIndex({
+          backend: options.backend ?? 'auto',
+          kind,
+          metric: 'inner_product',
+          dimension: options.embedder.dimension,
+          embedderId: options.embedder.id,
+        });
+        if (ids.length > 0) index.add(ids, vectors[view]);
+        backendUsed = index.info.backend;
+        await index.save(join(temp, vectorFileName(view, index.info.backend)));
+      }
+    });
+    const artifacts: IndexArtifact[] = [];
+    for (const [name, data, count] of files) artifacts.push({ name, bytes: Buffer.byteLength(data), sha256: sha256(data), ...(count !== undefined ? { records: count } : {}) });
+    for (const view of VECTOR_VIEWS) {
+      const name = vectorFileName(view, backendUsed);
+      const data = await readFile(join(temp, name));
+      artifacts.push({ name, bytes: data.byteLength, sha256: sha256(data), records: texts[view].ids.length });
+    }
+    const manifest: IndexManifest = {
+      format: 'doctree.index',
+      version: INDEX_FORMAT_VERSION,
+      doc_id: tree.doc.doc_id,
+      build_id: `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${configHash.slice(0, 8)}`,
+      created_at: new Date().toISOString(),
+      config_hash: configHash,
+      doctree_sha256: treeHash,
+      source_sha256: tree.doc.source.sha256,
+      embedder: { id: options.embedder.id, dimension: options.embedder.dimension },
+      vector_backend: backendUsed,
+      artifacts,
+      timings_ms: timings,
+      generator: '@doctree/index@0.1.0',
+    };
+    await writeFile(join(temp, INDEX_FILES.manifest), JSON.stringify(manifest, null, 2));
+    await swapDirectory(temp, indexDir);
+    return { indexDir, manifest, rebuilt: true, records };
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw DocTreeError.from(error, 'IO_WRITE_FAILED', { file: indexDir });
+  }
+}
+
+/** Replaces `target` by `source` with two renames, so readers see either the old or the new folder. */
+async function swapDirectory(source: string, target: string): Promise<void> {
+  const old = `${target}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let moved = false;
+  try {
+    await rename(target, old);
+    moved = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    await rename(source, target);
+  } catch (error) {
+    if (moved) await rename(old, target);
+    throw error;
+  }
+  if (moved) await rm(old, { recursive: true, force: true });
+}
+
+/** Reads `manifest.json` when present and valid; undefined otherwise (a rebuild follows). */
+export async function readManifestIfValid(indexDir: string): Promise<IndexManifest | undefined> {
+  try {
+    const parsed = IndexManifestSchema.safeParse(JSON.parse(await readFile(join(indexDir, INDEX_FILES.manifest), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function artifactsPresent(indexDir: string, manifest: IndexManifest): Promise<boolean> {
+  for (const artifact of manifest.artifacts) {
+    try {
+      if ((await stat(join(indexDir, artifact.name))).size !== artifact.bytes) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DocTreeError, IndexManifestSchema } from '@doctree/schema';
+import { sampleTree } from '../__fixtures__/sample-tree.js';
+import { HashingEmbedder } from '../embedders/hashing-embedder.js';
+import { buildDocIndex } from './build-doc-index.js';
+import { INDEX_FILES } from './index-files.js';
+import { loadDocIndex } from './load-doc-index.js';
+import { minisearchSparseBackend } from './sparse-backend.js';
+
+describe('buildDocIndex / loadDocIndex', () => {
+  let docDir: string;
+  const embedder = new HashingEmbedder({ dimension: 256 });
+  const sparse = minisearchSparseBackend();
+
+  beforeEach(() => {
+    docDir = mkdtempSync(join(tmpdir(), 'doctree-index-'));
+    writeFileSync(join(docDir, 'doctree.mm.json'), JSON.stringify(sampleTree()));
+  });
+  afterEach(() => rmSync(docDir, { recursive: true, force: true }));
+
+  it('writes every artifact with a manifest, then loads one DocIndex that answers lookups', async () => {
+    const built = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    expect(built.rebuilt).toBe(true);
+    const files = readdirSync(join(docDir, 'index'));
+    for (const name of Object.values(INDEX_FILES)) expect(files).toContain(name);
+    expect(files).toEqual(expect.arrayContaining(['coarse.vectors', 'leaf.vectors', 'leaf_raw.vectors']));
+    expect(files.some((f) => f.includes('.tmp-'))).toBe(false);
+    const manifest = IndexManifestSchema.parse(JSON.parse(readFileSync(join(docDir, 'index', 'manifest.json'), 'utf8')));
+    expect(manifest).toMatchObject({ doc_id: 'acme-10k-2018', embedder: { id: embedder.id, dimension: 256 }, vector_backend: 'exact' });
+    expect(manifest.artifacts.find((a) => a.name === INDEX_FILES.denseCoarse)?.records).toBeGreaterThan(10);
+
+    const index = await loadDocIndex(docDir, { sparse, embedder, validation: 'full' });
+    expect(index.idMaps.label2id['Table 2']).toBe('tab_1');
+    expect(index.graph.onPage(4)).toContain('tab_1');
+    const hits = index.sparseCoarse.search('purchases of property plant equipment', { k: 3 });
+    expect(hits[0]?.id).toBe('tab_1');
+    const query = await embedder.embedQuery('Consolidated Statement of Cash Flows');
+    const dense = index.vectors.coarse.search(query, { k: 4 }).map((h) => h.id);
+    expect(dense).toContain('sec_4#h');
+    expect(index.denseLeaf.get('t_2#c0')?.orig_node_id).toBe('t_2');
+    expect(index.loadTimings['total']).toBeGreaterThan(0);
+  });
+
+  it('is a no-op when nothing changed, and rebuilds when the tree or the configuration changes', async () => {
+    const first = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const again = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    expect(again.rebuilt).toBe(false);
+    expect(again.manifest.build_id).toBe(first.manifest.build_id);
+    const otherConfig = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact', records: { leafChunkTokens: 120 } });
+    expect(otherConfig.rebuilt).toBe(true);
+    const tree = sampleTree();
+    tree.nodes[3]!.text = tree.nodes[3]!.text.replace('4.2%', '4.3%');
+    tree.text = tree.text.replace('4.2%', '4.3%');
+    writeFileSync(join(docDir, 'doctree.mm.json'), JSON.stringify(tree));
+    const changedTree = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact', records: { leafChunkTokens: 120 } });
+    expect(changedTree.rebuilt).toBe(true);
+  });
+
+  it('refuses a different query embedder, another format version and missing files, with the file named', async () => {
+    await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const expectCode = async (promise: Promise<unknown>, code: string, file: RegExp): Promise<void> => {
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(DocTreeError.isInstance(error)).toBe(true);
+      expect((error as DocTreeError).code).toBe(code);
+      expect((error as DocTreeError).file).toMatch(file);
+    };
+    await expectCode(loadDocIndex(docDir, { sparse, embedder: new HashingEmbedder({ dimension: 128 }) }), 'EMBEDDER_MISMATCH', /manifest\.json$/);
+    const manifestPath = join(docDir, 'index', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, version: 99 }));
+    await expectCode(loadDocIndex(docDir, { sparse }), 'FORMAT_VERSION_UNSUPPORTED', /manifest\.json$/);
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    rmSync(join(docDir, 'index', INDEX_FILES.denseLeaf));
+    await expectCode(loadDocIndex(docDir, { sparse }), 'INDEX_MISSING', /dense_leaf\.jsonl$/);
+  });
+
+  it('leaves the previous index untouched when a build fails', async () => {
+    await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const before = readFileSync(join(docDir, 'index', 'manifest.json'), 'utf8');
+    const failing = { ...embedder, id: 'failing', dimension: 256, embedQuery: embedder.embedQuery.bind(embedder), embedDocuments: async () => Promise.reject(new Error('embedding service down')) };
+    await expect(buildDocIndex(docDir, { embedder: failing, sparse, backend: 'exact' })).rejects.toThrow('embedding service down');
+    expect(readFileSync(join(docDir, 'index', 'manifest.json'), 'utf8')).toBe(before);
+    expect(readdirSync(docDir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(existsSync(join(docDir, 'index', 'coarse.vectors'))).toBe(true);
+  });
+
+  it('reports a missing tree with a hint to ingest first', async () => {
+    rmSync(join(docDir, 'doctree.mm.json'));
+    await expect(buildDocIndex(docDir, { embedder, sparse })).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND', hint: expect.stringMatching(/doctree ingest/) });
+  });
+});

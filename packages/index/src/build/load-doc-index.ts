@@ -1,0 +1,215 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  DenseCoarseRecordSchema,
+  DenseLeafRecordSchema,
+  DocSummarySchema,
+  DocTreeError,
+  DocTreeSchema,
+  GraphEdgeSchema,
+  IdMapsSchema,
+  INDEX_FORMAT_VERSION,
+  IndexManifestSchema,
+  parseJsonLines,
+  parseWith,
+  type DenseCoarseRecord,
+  type DenseLeafRecord,
+  type DocSummary,
+  type DocTree,
+  type Embedder,
+  type GraphEdge,
+  type GraphEdgeType,
+  type IdMaps,
+  type IndexManifest,
+  type SparseIndex,
+  type VectorIndex,
+} from '@doctree/schema';
+import { DocView } from '../records/doc-view.js';
+import { loadVectorIndex } from '../vector/vector-backend.js';
+import { INDEX_DIR, INDEX_FILES, vectorFileName } from './index-files.js';
+import type { SparseBackend } from './sparse-backend.js';
+
+/** Options of {@link loadDocIndex}. */
+export interface LoadDocIndexOptions {
+  /** Restores the BM25F indexes. */
+  sparse: SparseBackend;
+  /** Embedder for queries; must be the one the index was built with (checked). */
+  embedder?: Embedder;
+  /** Vector backend to load with. Default `auto` (faiss when it loads; faiss-built indexes also load exactly). */
+  backend?: 'auto' | 'faiss' | 'exact';
+  /**
+   * `full` validates every record with its schema (slower; for tools and tests); `fast` validates the manifest
+   * and the tree and trusts records whose artifact sizes match the manifest. Default `fast`.
+   */
+  validation?: 'fast' | 'full';
+}
+
+/** Adjacency of the document graph by edge type. */
+export class GraphIndex {
+  private readonly out = new Map<string, GraphEdge[]>();
+
+  constructor(readonly edges: readonly GraphEdge[]) {
+    for (const edge of edges) {
+      const list = this.out.get(edge.src);
+      if (list) list.push(edge);
+      else this.out.set(edge.src, [edge]);
+    }
+  }
+
+  /** Edges leaving `id`, optionally of one type. */
+  from(id: string, type?: GraphEdgeType): GraphEdge[] {
+    const list = this.out.get(id) ?? [];
+    return type ? list.filter((e) => e.type === type) : list;
+  }
+
+  /** Node ids on a 1-based page. */
+  onPage(page: number): string[] {
+    return this.from(`P${page}`, 'same_page').map((e) => e.dst);
+  }
+}
+
+/** A loaded document index: everything the ToolHub needs, in memory. */
+export interface DocIndex {
+  readonly docDir: string;
+  readonly manifest: IndexManifest;
+  readonly tree: DocTree;
+  readonly view: DocView;
+  readonly summary: DocSummary;
+  readonly denseCoarse: ReadonlyMap<string, DenseCoarseRecord>;
+  readonly denseLeaf: ReadonlyMap<string, DenseLeafRecord>;
+  readonly sparseCoarse: SparseIndex;
+  readonly sparseLeaf: SparseIndex;
+  readonly vectors: { coarse: VectorIndex; leaf: VectorIndex; leaf_raw: VectorIndex };
+  readonly graph: GraphIndex;
+  readonly idMaps: IdMaps;
+  /** Query embedder (absent when loaded without one: dense lanes are then unavailable). */
+  readonly embedder?: Embedder;
+  /** Load time of each part, in ms. */
+  readonly loadTimings: Record<string, number>;
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new DocTreeError('INDEX_MISSING', 'index file missing', { file: path, cause });
+  }
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new DocTreeError('INDEX_CORRUPT', `not valid JSON: ${(cause as Error).message}`, { file, cause });
+  }
+}
+
+function jsonlFast<T>(text: string): T[] {
+  const out: T[] = [];
+  for (const line of text.split('\n')) if (line) out.push(JSON.parse(line) as T);
+  return out;
+}
+
+/**
+ * Loads `<docDir>/index/` (built by `buildDocIndex`) into one {@link DocIndex}. Rejects other format versions
+ * (`FORMAT_VERSION_UNSUPPORTED`), a different query embedder (`EMBEDDER_MISMATCH`), missing files
+ * (`INDEX_MISSING`) and truncated ones (`INDEX_CORRUPT`).
+ */
+export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions): Promise<DocIndex> {
+  const timings: Record<string, number> = {};
+  const t0 = performance.now();
+  const indexDir = join(docDir, INDEX_DIR);
+  const manifestPath = join(indexDir, INDEX_FILES.manifest);
+  const rawManifest = parseJson(await readText(manifestPath), manifestPath) as { format?: unknown; version?: unknown };
+  if (rawManifest?.format !== 'doctree.index' || rawManifest.version !== INDEX_FORMAT_VERSION) {
+    throw new DocTreeError('FORMAT_VERSION_UNSUPPORTED', `index format ${String(rawManifest?.format)} v${String(rawManifest?.version)} is not doctree.index v${INDEX_FORMAT_VERSION}`, {
+      file: manifestPath,
+    });
+  }
+  const manifest = parseWith(IndexManifestSchema, rawManifest, { file: manifestPath, what: 'index manifest', code: 'INDEX_CORRUPT' });
+  if (options.embedder && (options.embedder.id !== manifest.embedder.id || options.embedder.dimension !== manifest.embedder.dimension)) {
+    throw new DocTreeError('EMBEDDER_MISMATCH', `the index was built with ${manifest.embedder.id} (d=${manifest.embedder.dimension}), not ${options.embedder.id} (d=${options.embedder.dimension})`, {
+      file: manifestPath,
+    });
+  }
+  const sizes = new Map(manifest.artifacts.map((a) => [a.name, a.bytes]));
+  const read = async (name: string): Promise<string> => {
+    const path = join(indexDir, name);
+    const text = await readText(path);
+    const expected = sizes.get(name);
+    if (expected !== undefined && Buffer.byteLength(text) !== expected) {
+      throw new DocTreeError('INDEX_CORRUPT', `size ${Buffer.byteLength(text)} differs from the manifest (${expected})`, { file: path });
+    }
+    return text;
+  };
+  const full = options.validation === 'full';
+  const mark = (name: string, since: number): void => {
+    timings[name] = Math.round((performance.now() - since) * 10) / 10;
+  };
+
+  let t = performance.now();
+  const treePath = join(docDir, 'doctree.mm.json');
+  const treeJson = parseJson(await readText(treePath), treePath);
+  const tree = full ? parseWith(DocTreeSchema, treeJson, { file: treePath, what: 'DocTree' }) : (treeJson as DocTree);
+  if (!full && (tree as { format?: unknown }).format !== 'doctree.mm') throw new DocTreeError('INDEX_CORRUPT', 'not a doctree.mm.json', { file: treePath });
+  mark('tree', t);
+
+  t = performance.now();
+  const [summaryText, coarseText, leafText, edgesText, idMapsText, bm25CoarseText, bm25LeafText] = await Promise.all([
+    read(INDEX_FILES.summary),
+    read(INDEX_FILES.denseCoarse),
+    read(INDEX_FILES.denseLeaf),
+    read(INDEX_FILES.edges),
+    read(INDEX_FILES.idMaps),
+    read(INDEX_FILES.bm25Coarse),
+    read(INDEX_FILES.bm25Leaf),
+  ]);
+  mark('read', t);
+  t = performance.now();
+  const file = (name: string): string => join(indexDir, name);
+  const summary = parseWith(DocSummarySchema, parseJson(summaryText, file(INDEX_FILES.summary)), { file: file(INDEX_FILES.summary), what: 'summary', code: 'INDEX_CORRUPT' });
+  const idMaps = parseWith(IdMapsSchema, parseJson(idMapsText, file(INDEX_FILES.idMaps)), { file: file(INDEX_FILES.idMaps), what: 'id maps', code: 'INDEX_CORRUPT' });
+  let coarse: DenseCoarseRecord[];
+  let leaf: DenseLeafRecord[];
+  let edges: GraphEdge[];
+  try {
+    coarse = full ? parseJsonLines(DenseCoarseRecordSchema, coarseText, { file: file(INDEX_FILES.denseCoarse), code: 'INDEX_CORRUPT' }) : jsonlFast(coarseText);
+    leaf = full ? parseJsonLines(DenseLeafRecordSchema, leafText, { file: file(INDEX_FILES.denseLeaf), code: 'INDEX_CORRUPT' }) : jsonlFast(leafText);
+    edges = full ? parseJsonLines(GraphEdgeSchema, edgesText, { file: file(INDEX_FILES.edges), code: 'INDEX_CORRUPT' }) : jsonlFast(edgesText);
+  } catch (error) {
+    throw DocTreeError.from(error, 'INDEX_CORRUPT', { file: indexDir });
+  }
+  mark('records', t);
+  t = performance.now();
+  const sparseCoarse = options.sparse.load(parseJson(bm25CoarseText, file(INDEX_FILES.bm25Coarse)), file(INDEX_FILES.bm25Coarse));
+  const sparseLeaf = options.sparse.load(parseJson(bm25LeafText, file(INDEX_FILES.bm25Leaf)), file(INDEX_FILES.bm25Leaf));
+  mark('sparse', t);
+  t = performance.now();
+  const loadView = (view: 'coarse' | 'leaf' | 'leaf_raw'): Promise<VectorIndex> =>
+    loadVectorIndex(join(indexDir, vectorFileName(view, manifest.vector_backend)), {
+      expectedEmbedderId: manifest.embedder.id,
+      backend: options.backend ?? 'auto',
+    });
+  const [vc, vl, vr] = await Promise.all([loadView('coarse'), loadView('leaf'), loadView('leaf_raw')]);
+  mark('vectors', t);
+  t = performance.now();
+  const index: DocIndex = {
+    docDir,
+    manifest,
+    tree,
+    view: new DocView(tree),
+    summary,
+    denseCoarse: new Map(coarse.map((r) => [r.node_id, r])),
+    denseLeaf: new Map(leaf.map((r) => [r.node_id, r])),
+    sparseCoarse,
+    sparseLeaf,
+    vectors: { coarse: vc, leaf: vl, leaf_raw: vr },
+    graph: new GraphIndex(edges),
+    idMaps,
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+    loadTimings: timings,
+  };
+  mark('assemble', t);
+  timings['total'] = Math.round((performance.now() - t0) * 10) / 10;
+  return index;
+}

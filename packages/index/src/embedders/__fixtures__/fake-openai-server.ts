@@ -1,0 +1,105 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { HashingEmbedder } from '../hashing-embedder.js';
+
+/** One request as received by the fake server. */
+export interface FakeEmbeddingRequest {
+  path: string;
+  authorization: string | undefined;
+  model: string;
+  input: string[];
+  encodingFormat: string | undefined;
+  dimensions: number | undefined;
+}
+
+/** What the server does with one request: a scripted reply or the default happy path. */
+export type FakeReply =
+  | { kind: 'ok' }
+  | { kind: 'status'; status: number; body: unknown; headers?: Record<string, string> }
+  | { kind: 'hang' };
+
+/** Options of {@link startFakeOpenAIServer}. */
+export interface FakeOpenAIServerOptions {
+  /** Dimension of the vectors served. Default 32. */
+  dimension?: number;
+  /** Replies used for the first requests, in order; afterwards every request gets `fallback`. */
+  script?: FakeReply[];
+  /** Reply after the script. Default `{ kind: 'ok' }`. */
+  fallback?: FakeReply;
+}
+
+/** A running fake server. */
+export interface FakeOpenAIServer {
+  /** Base URL, `http://127.0.0.1:<port>/v1`. */
+  baseURL: string;
+  /** Requests received so far. */
+  requests: FakeEmbeddingRequest[];
+  /** Closes the server and any connection left hanging. */
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 (random port) implementing `POST /v1/embeddings` in the OpenAI shape
+ * (`{ object: 'list', data: [{ object: 'embedding', index, embedding }], model, usage }`, base64 when the client
+ * asks for it, as OpenAI does). Vectors are deterministic: a small {@link HashingEmbedder}, so that similar texts
+ * get similar vectors.
+ */
+export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {}): Promise<FakeOpenAIServer> {
+  const dimension = options.dimension ?? 32;
+  const script = [...(options.script ?? [])];
+  const fallback = options.fallback ?? { kind: 'ok' };
+  const embedder = new HashingEmbedder({ dimension });
+  const requests: FakeEmbeddingRequest[] = [];
+
+  const reply = async (req: IncomingMessage, res: ServerResponse, body: string): Promise<void> => {
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: 'invalid_request_error' } }));
+      return;
+    }
+    const json = JSON.parse(body) as { model: string; input: string | string[]; encoding_format?: string; dimensions?: number };
+    const input = Array.isArray(json.input) ? json.input : [json.input];
+    requests.push({ path: req.url, authorization: req.headers.authorization, model: json.model, input, encodingFormat: json.encoding_format, dimensions: json.dimensions });
+    const action = script.shift() ?? fallback;
+    if (action.kind === 'hang') return; // never answers
+    if (action.kind === 'status') {
+      res.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
+      res.end(JSON.stringify(action.body));
+      return;
+    }
+    const vectors = await embedder.embedDocuments(input);
+    const data = vectors.map((vector, index) => ({
+      object: 'embedding',
+      index,
+      embedding: json.encoding_format === 'base64' ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') : Array.from(vector),
+    }));
+    const tokens = input.reduce((sum, text) => sum + text.split(/\s+/).filter(Boolean).length, 0);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ object: 'list', data, model: json.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }));
+  };
+
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      reply(req, res, body).catch((error: unknown) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: String(error) } }));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

