@@ -2,7 +2,8 @@ import nx from '@nx/eslint-plugin';
 
 /**
  * Layering (one way only): schema <- ingest, index <- toolhub <- agents;
- * rag-baseline uses schema + index; eval uses schema only; apps may use every library;
+ * rag-baseline uses schema + index; eval uses schema only; pipeline composes every library for the apps;
+ * apps may use every library;
  * nothing imports an app. See AGENTS.md.
  */
 export const layeringConstraints = [
@@ -13,6 +14,10 @@ export const layeringConstraints = [
   { sourceTag: 'scope:agents', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index', 'scope:toolhub'] },
   { sourceTag: 'scope:rag-baseline', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index'] },
   { sourceTag: 'scope:eval', onlyDependOnLibsWithTags: ['scope:schema'] },
+  {
+    sourceTag: 'scope:pipeline',
+    onlyDependOnLibsWithTags: ['scope:schema', 'scope:ingest', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:rag-baseline', 'scope:eval'],
+  },
   { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -8,8 +8,8 @@
  * flat config (native ESM, no Jest module registry or transforms, no --experimental-vm-modules).
  *
  * Documented layering (AGENTS.md, eslint.config.mjs): schema <- ingest, index <- toolhub <- agents;
- * rag-baseline uses schema + index; eval uses schema only; apps use every library; nothing imports
- * an app.
+ * rag-baseline uses schema + index; eval uses schema only; pipeline composes every library; apps use
+ * every library; nothing imports an app.
  */
 import { createProjectGraphAsync, type ProjectGraph } from '@nx/devkit';
 import { execFile } from 'node:child_process';
@@ -25,7 +25,7 @@ const REJECTION = /can only depend on libs tagged with|Imports of apps are forbi
 /** The message of a tag constraint proper (as opposed to cycle detection). */
 const TAG_REJECTION = /A project tagged with "[^"]+" can only depend on libs tagged with/;
 
-const LIBS = ['schema', 'ingest', 'index', 'toolhub', 'agents', 'rag-baseline', 'eval'] as const;
+const LIBS = ['schema', 'ingest', 'index', 'toolhub', 'agents', 'rag-baseline', 'eval', 'pipeline'] as const;
 const APPS = ['cli', 'eval-runner'] as const;
 const TARGETS: readonly string[] = [...LIBS, ...APPS];
 
@@ -38,6 +38,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   agents: ['schema', 'index', 'toolhub'],
   'rag-baseline': ['schema', 'index'],
   eval: ['schema'],
+  pipeline: ['schema', 'ingest', 'index', 'toolhub', 'agents', 'rag-baseline', 'eval'],
   cli: LIBS,
   'eval-runner': LIBS,
   'workspace-checks': LIBS,
