@@ -1,0 +1,40 @@
+import type { AnswerFormat, AnswerValue, Observation, RouterDecision, Support, TokenUsage } from '../agent.js';
+
+/** What a reader is asked: the question and the evidence observed for it, nothing else. */
+export interface ReadRequest {
+  /** The user's question, verbatim. */
+  question: string;
+  /**
+   * Evidence as observed, best first: text with anchors, parsed tables, figure descriptions. The DocTree agent
+   * passes Observer output; the RAG baseline passes its top chunks as text observations.
+   */
+  observations: readonly Observation[];
+  /** The router's reading of the question (expected format, operations, units, years), when available. */
+  decision?: RouterDecision;
+  /** Cancels a model call. */
+  signal?: AbortSignal;
+}
+
+/** What a reader answers: a typed value and the spans of the observations that support it. */
+export interface ReadResult {
+  answer: AnswerValue;
+  answer_format: AnswerFormat;
+  /** In [0, 1]. */
+  confidence: number;
+  /** Supporting spans; each names an observed node, its 1-based page and a snippet occurring in the observation. */
+  support: Support[];
+  /** Model tokens spent, when a model was called. */
+  usage?: TokenUsage;
+  /** Short human-readable notes on how the answer was reached (kept in the trace). */
+  notes?: string[];
+}
+
+/**
+ * Turns observed evidence into an answer. `@doctree/agents` implements it (extractive offline reader, LLM reader);
+ * the RAG baseline receives one, so DocTree and RAG differ only in how evidence is found.
+ */
+export interface AnswerReader {
+  /** Stable identifier recorded in traces and reports, e.g. `extractive-v1` or `llm:gpt-4o-mini`. */
+  readonly id: string;
+  read(request: ReadRequest): Promise<ReadResult>;
+}
