@@ -64,3 +64,5 @@ export { GraphIndex, loadDocIndex } from './build/load-doc-index.js';
 export type { DocIndex, LoadDocIndexOptions } from './build/load-doc-index.js';
 export { minisearchSparseBackend } from './build/sparse-backend.js';
 export type { SparseBackend } from './build/sparse-backend.js';
+export { BASE_RETRIEVER_DEFAULTS, BaseRetriever, hitRole } from './retrieval/base-retriever.js';
+export type { BaseRetrieverOptions, RetrievalRecord } from './retrieval/base-retriever.js';

@@ -8,3 +8,5 @@ export { EMBEDDER_CONFORMANCE_DEFAULTS, runEmbedderConformance } from './embedde
 export type { EmbedderConformanceFactory, EmbedderConformanceOptions } from './embedder-conformance.js';
 export { runSparseIndexConformance } from './sparse-index-conformance.js';
 export type { SparseIndexConformanceFactory } from './sparse-index-conformance.js';
+export { RETRIEVER_CONFORMANCE_CORPUS, RETRIEVER_CONFORMANCE_DEFAULTS, runRetrieverConformance } from './retriever-conformance.js';
+export type { ConformanceDocument, RetrieverConformanceFactory, RetrieverConformanceOptions } from './retriever-conformance.js';
