@@ -190,6 +190,10 @@ export const TablePayloadSchema = z.object({
   /** Scale stated for the table, e.g. `millions`. */
   scale: z.string().optional(),
   markdown: z.string(),
+  /** The table's text exactly as it appears in the document's canonical text (rows joined by ` | ` and new lines). */
+  text: z.string().optional(),
+  /** Span of `text` in the document's canonical text, when known. */
+  char_span: z.tuple([z.number().int(), z.number().int()]).optional(),
 });
 /** Text with anchors. */
 export const TextPayloadSchema = z.object({
@@ -205,6 +209,8 @@ export const ImagePayloadSchema = z.object({
   description: z.string(),
   source: z.enum(['caption', 'ocr', 'vlm', 'nearby_text']),
   chart_type: z.string().optional(),
+  /** Span of `caption` in the document's canonical text, when known. */
+  char_span: z.tuple([z.number().int(), z.number().int()]).optional(),
 });
 
 /** Observer output. */
