@@ -66,3 +66,6 @@ export { minisearchSparseBackend } from './build/sparse-backend.js';
 export type { SparseBackend } from './build/sparse-backend.js';
 export { BASE_RETRIEVER_DEFAULTS, BaseRetriever, hitRole } from './retrieval/base-retriever.js';
 export type { BaseRetrieverOptions, RetrievalRecord } from './retrieval/base-retriever.js';
+export { mapEmbeddingError, mapOpenAIError } from './embedders/openai-errors.js';
+export type { EmbeddingErrorContext, OpenAIErrorContext } from './embedders/openai-errors.js';
+export { PLACEHOLDER_API_KEY } from './embedders/openai-embedder.js';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 
 import { runEmbedderConformance } from '../testing/embedder-conformance.js';
-import { startFakeOpenAIServer } from './__fixtures__/fake-openai-server.js';
-import type { FakeOpenAIServer, FakeOpenAIServerOptions } from './__fixtures__/fake-openai-server.js';
+import { startFakeOpenAIServer } from '../testing/fake-openai-server.js';
+import type { FakeOpenAIServer, FakeOpenAIServerOptions } from '../testing/fake-openai-server.js';
 import { HashingEmbedder } from './hashing-embedder.js';
 import { OpenAIEmbedder, PLACEHOLDER_API_KEY } from './openai-embedder.js';
 import type { OpenAIEmbedderOptions } from './openai-embedder.js';

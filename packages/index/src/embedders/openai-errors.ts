@@ -1,7 +1,7 @@
 import { DocTreeError, redactSecrets } from '@doctree/schema';
 import type { DocTreeErrorCode } from '@doctree/schema';
 
-/** Context of a failed embedding request, for the error message. */
+/** Context of a failed OpenAI-compatible request (embeddings or chat), for the error message. */
 export interface EmbeddingErrorContext {
   /** Model requested. */
   model: string;
@@ -15,6 +15,14 @@ export interface EmbeddingErrorContext {
   secrets: readonly (string | undefined)[];
   /** How long the failed call took, ms (tells a timeout from other connection errors when the client cannot). */
   elapsedMs?: number;
+}
+
+/** Context of {@link mapOpenAIError}: the embedding context plus what was requested, and hints to use instead of the embedding ones. */
+export interface OpenAIErrorContext extends EmbeddingErrorContext {
+  /** What failed, capitalised, e.g. `Chat request`; starts the message. */
+  operation: string;
+  /** Hints per code replacing the defaults (which name embedding settings). */
+  hints?: Partial<Record<DocTreeErrorCode, string>>;
 }
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -60,16 +68,24 @@ function classify(error: unknown, context: EmbeddingErrorContext): { code: DocTr
     if (context.elapsedMs !== undefined && context.elapsedMs >= context.timeoutMs) return { code: 'LLM_TIMEOUT', reason: 'the endpoint did not answer in time' };
     return { code: 'LLM_UNAVAILABLE', reason: 'cannot connect to the endpoint' };
   }
-  return { code: 'LLM_UNAVAILABLE', reason: 'the embedding request failed' };
+  return { code: 'LLM_UNAVAILABLE', reason: 'the request failed' };
+}
+
+/**
+ * Maps an error of the OpenAI / LangChain embeddings client to a {@link DocTreeError} (see {@link mapOpenAIError}).
+ */
+export function mapEmbeddingError(error: unknown, context: EmbeddingErrorContext): DocTreeError {
+  return mapOpenAIError(error, { ...context, operation: 'Embedding request' });
 }
 
 /**
  * Maps an error of the OpenAI / LangChain client to a {@link DocTreeError}: 401/403 → `LLM_AUTH`, 429 (after
  * the client's retries) → `LLM_RATE_LIMITED`, timeout → `LLM_TIMEOUT`, connection refused / DNS / other HTTP
  * statuses → `LLM_UNAVAILABLE`, abort → `CANCELLED`. The message and the attached cause are passed through
- * `redactSecrets`, so the API key never appears in them (servers echo keys in 401 bodies).
+ * `redactSecrets`, so the API key never appears in them (servers echo keys in 401 bodies). Shared by the
+ * embedder and the chat client of `@doctree/agents`.
  */
-export function mapEmbeddingError(error: unknown, context: EmbeddingErrorContext): DocTreeError {
+export function mapOpenAIError(error: unknown, context: OpenAIErrorContext): DocTreeError {
   if (DocTreeError.isInstance(error)) return error;
   const { code, status, reason } = classify(error, context);
   const secrets = context.secrets;
@@ -81,12 +97,13 @@ export function mapEmbeddingError(error: unknown, context: EmbeddingErrorContext
     LLM_RATE_LIMITED: `Still rate limited after ${context.maxRetries} retries; lower embedder.batch_size, raise llm.max_retries or retry later.`,
     LLM_TIMEOUT: `No answer within ${context.timeoutMs} ms; raise llm.timeout_ms or check the server at ${endpoint}.`,
     LLM_UNAVAILABLE: `Check llm.base_url (${endpoint}), that the server is running and serves the model ${context.model}.`,
+    ...context.hints,
   };
   const sanitized = new Error(detail);
   sanitized.name = error instanceof Error ? error.name : 'Error';
-  return new DocTreeError(code, `Embedding request to ${endpoint} (model ${context.model}) failed: ${reason}${detail ? `: ${detail}` : ''}`, {
+  return new DocTreeError(code, `${context.operation} to ${endpoint} (model ${context.model}) failed: ${reason}${detail ? `: ${detail}` : ''}`, {
     cause: sanitized,
-    ...(hints[code] !== undefined ? { hint: hints[code] } : {}),
+    ...(hints[code] !== undefined ? { hint: redactSecrets(hints[code], secrets) } : {}),
     details: { model: context.model, ...(status !== undefined ? { status } : {}) },
   });
 }

@@ -10,3 +10,5 @@ export { runSparseIndexConformance } from './sparse-index-conformance.js';
 export type { SparseIndexConformanceFactory } from './sparse-index-conformance.js';
 export { RETRIEVER_CONFORMANCE_CORPUS, RETRIEVER_CONFORMANCE_DEFAULTS, runRetrieverConformance } from './retriever-conformance.js';
 export type { ConformanceDocument, RetrieverConformanceFactory, RetrieverConformanceOptions } from './retriever-conformance.js';
+export { createFakeEmbeddingsHandler, listenLocal, serveWithBody, startFakeOpenAIServer } from './fake-openai-server.js';
+export type { FakeEmbeddingRequest, FakeEmbeddingsHandler, FakeOpenAIServer, FakeOpenAIServerOptions, FakeReply } from './fake-openai-server.js';
