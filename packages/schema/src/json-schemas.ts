@@ -13,6 +13,7 @@ import {
   IndexManifestSchema,
   SparseDocSchema,
 } from './index-records.js';
+import { RagChunkSchema, RagManifestSchema, RagParentSchema } from './rag-records.js';
 
 /** Every schema that crosses a package boundary or touches disk, by the file name of its JSON Schema. */
 export const ARTIFACT_SCHEMAS = {
@@ -26,6 +27,9 @@ export const ARTIFACT_SCHEMAS = {
   'id-maps': IdMapsSchema,
   summary: DocSummarySchema,
   'index-manifest': IndexManifestSchema,
+  'rag-parent': RagParentSchema,
+  'rag-chunk': RagChunkSchema,
+  'rag-manifest': RagManifestSchema,
   'router-decision': RouterDecisionSchema,
   'strategy-plan': StrategyPlanSchema,
   'tool-call': ToolCallSchema,
