@@ -20,8 +20,8 @@ export { RAG_FORMAT_VERSION, RagParentIdSchema, RagChunkIdSchema, RagUnitSchema,
 export type { RagUnit, RagParent, RagChunk, RagChunking, RagManifest } from "./rag-records.js";
 export { QueryTypeSchema, AnswerFormatSchema, OperationSchema, QueryObjectSchema, RouterDecisionSchema, PlanStageSchema, PlanStepSchema, PlanFallbackSchema, StrategyPlanSchema, ModalitySchema, HitSchema, ToolCallSchema, TokenUsageSchema, ToolResultSchema, TablePayloadSchema, TextPayloadSchema, ImagePayloadSchema, ObservationSchema, EvidenceItemSchema, EvidencePackSchema, SupportSchema, TraceEventTypeSchema, TraceEventSchema, TraceSchema, AnswerValueSchema, AnswerSchema } from "./agent.js";
 export type { QueryType, AnswerFormat, Operation, QueryObject, RouterDecision, PlanStage, PlanStep, PlanFallback, StrategyPlan, Modality, Hit, ToolCall, TokenUsage, ToolResult, Observation, EvidenceItem, EvidencePack, Support, TraceEvent, Trace, AnswerValue, Answer } from "./agent.js";
-export { EvidenceSourceSchema, QuestionSchema, PredictionSchema, MetricGroupSchema, MetricsSchema } from "./eval.js";
-export type { EvidenceSource, Question, Prediction, MetricGroup, Metrics } from "./eval.js";
+export { EvidenceSourceSchema, QuestionSchema, PredictionSchema, MetricGroupSchema, MetricsSchema, PredictionGoldSchema, JudgeVerdictRecordSchema, PredictionScoreSchema, MetricsFileSchema } from "./eval.js";
+export type { EvidenceSource, Question, Prediction, MetricGroup, Metrics, PredictionGold, JudgeVerdictRecord, PredictionScore, MetricsFile } from "./eval.js";
 export { ARTIFACT_SCHEMAS, artifactJsonSchemas } from "./json-schemas.js";
 export type { ArtifactSchemaName } from "./json-schemas.js";
 export type { Embedder, EmbedOptions } from "./interfaces/embedder.js";

@@ -3,7 +3,7 @@ import { AnswerSchema, EvidencePackSchema, HitSchema, ObservationSchema, RouterD
 import { DocTreeConfigSchema } from './config.js';
 import { ContentListSchema, MinerUContentListSchema } from './content-list.js';
 import { DocTreeSchema } from './doctree.js';
-import { MetricsSchema, PredictionSchema, QuestionSchema } from './eval.js';
+import { MetricsFileSchema, MetricsSchema, PredictionSchema, QuestionSchema } from './eval.js';
 import {
   DenseCoarseRecordSchema,
   DenseLeafRecordSchema,
@@ -42,6 +42,7 @@ export const ARTIFACT_SCHEMAS = {
   question: QuestionSchema,
   prediction: PredictionSchema,
   metrics: MetricsSchema,
+  'metrics-file': MetricsFileSchema,
   config: DocTreeConfigSchema,
 } as const;
 
