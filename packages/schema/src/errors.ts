@@ -40,6 +40,8 @@ export const DOCTREE_ERROR_CODES = {
   TOOL_NOT_FOUND: { exitStatus: 10, category: 'tool', defaultHint: 'List the registered tool cards with `doctree tools`.' },
   TOOL_ARGS_INVALID: { exitStatus: 10, category: 'tool', defaultHint: 'The tool arguments do not match the tool card schema.' },
   TOOL_FAILED: { exitStatus: 10, category: 'tool', defaultHint: 'See the trace for the failing call.' },
+  TOOL_TIMEOUT: { exitStatus: 10, category: 'tool', defaultHint: 'The tool did not finish within its time limit; raise the per-call timeout or narrow the call.' },
+  TOOL_NOT_CONFIGURED: { exitStatus: 10, category: 'tool', defaultHint: 'The tool needs a component that is not configured (e.g. a chat model for rank.llm); configure it or use another tool.' },
   EVAL_DATASET_INVALID: { exitStatus: 6, category: 'input', defaultHint: 'Each line needs id, doc_file, question, answer and evidence_pages (1-based).' },
   IO_WRITE_FAILED: { exitStatus: 11, category: 'io', defaultHint: 'Check free space and write permission of the output folder.' },
   CANCELLED: { exitStatus: 130, category: 'internal', defaultHint: 'The operation was cancelled.' },
