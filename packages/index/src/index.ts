@@ -1,8 +1,24 @@
 /**
- * `@doctree/index`: vector indexes (faiss-node or exact pure-TS backends) and their on-disk format.
+ * `@doctree/index`: summaries, seed §10.3 records, embedders, BM25F sparse and vector indexes (faiss-node or exact
+ * pure-TS backends), the incremental index build and the `DocIndex` loader.
  * Test helpers live in the `@doctree/index/testing` subpath.
  */
 export { writeAtomically, writeFileAtomic } from './io/atomic-write.js';
+export { BASE_EMBEDDER_DEFAULTS, BaseEmbedder } from './embedders/base-embedder.js';
+export type { BaseEmbedderOptions } from './embedders/base-embedder.js';
+export { HASHING_EMBEDDER_DEFAULTS, HashingEmbedder } from './embedders/hashing-embedder.js';
+export type { HashingEmbedderOptions } from './embedders/hashing-embedder.js';
+export { defaultEmbeddingCacheDir, SIF_EMBEDDER_DEFAULTS, SifEmbedder } from './embedders/sif-embedder.js';
+export type { SifEmbedderOptions, SifLoadInfo } from './embedders/sif-embedder.js';
+export { OPENAI_EMBEDDER_DEFAULTS, OpenAIEmbedder } from './embedders/openai-embedder.js';
+export type { OpenAIEmbedderOptions } from './embedders/openai-embedder.js';
+export { EMBEDDING_CACHE_FORMAT, EMBEDDING_CACHE_FORMAT_VERSION, EmbeddingCache } from './embedders/embedding-cache.js';
+export type { EmbeddingCacheOptions } from './embedders/embedding-cache.js';
+export { createEmbedder } from './embedders/create-embedder.js';
+export type { CreateEmbedderOptions } from './embedders/create-embedder.js';
+export { readWordVectors, WORD_VECTORS_FORMAT, WORD_VECTORS_FORMAT_VERSION } from './embedders/word-vector-cache.js';
+export type { WordVectors, WordVectorsMeta } from './embedders/word-vector-cache.js';
+export { WINK_EMBEDDINGS_PACKAGE } from './embedders/wink-embeddings.js';
 export { EXACT_VECTOR_INDEX_DEFAULTS, ExactVectorIndex } from './vector/exact-vector-index.js';
 export type { ExactVectorIndexOptions } from './vector/exact-vector-index.js';
 export { FAISS_HNSW_DEFAULTS, FAISS_VECTOR_INDEX_DEFAULTS, FaissVectorIndex } from './vector/faiss-vector-index.js';
@@ -52,11 +68,19 @@ export { mmrSummary } from './records/extractive-summarizer.js';
 export type { MmrSummaryOptions } from './records/extractive-summarizer.js';
 export { buildGraphEdges, buildIndexRecords, chunkLeaf } from './records/record-builder.js';
 export type { IndexRecordOptions, IndexRecords } from './records/record-builder.js';
-export { buildExtractiveSummary, contentHash } from './records/summaries.js';
+export { buildExtractiveSummary, contentHash, sectionSummarySource } from './records/summaries.js';
+export { BaseSummarizer } from './summaries/base-summarizer.js';
+export type { BaseSummarizerOptions, DocSummarizer, SummarizeOptions, SummarizeProgress, SummarizeRecord } from './summaries/base-summarizer.js';
+export { EXTRACTIVE_SUMMARIZER_DEFAULTS, ExtractiveSummarizer } from './summaries/extractive-doc-summarizer.js';
+export type { ExtractiveSummarizerOptions } from './summaries/extractive-doc-summarizer.js';
+export { LLM_SUMMARIZER_DEFAULTS, LLM_SUMMARY_PROMPT_VERSION, LlmSummarizer } from './summaries/llm-summarizer.js';
+export type { LlmSummarizerOptions, LlmSummaryFallback, LlmSummaryStats } from './summaries/llm-summarizer.js';
+export { SUMMARY_CACHE_FORMAT, SUMMARY_CACHE_FORMAT_VERSION, SummaryCache, summaryCacheEntrySchema } from './summaries/summary-cache.js';
+export type { SummaryCacheEntry, SummaryCacheOptions } from './summaries/summary-cache.js';
 export type { ExtractiveSummaryOptions } from './records/summaries.js';
 export { UNIT_ALIASES, contentWords, cosine, estimateTokens, findUnits, findYears, hasNumbers, splitSentences, termFrequencies, topKeywords } from './records/text-features.js';
 export { buildDocIndex, indexConfigHash, readManifestIfValid } from './build/build-doc-index.js';
-export type { BuildDocIndexOptions, BuildDocIndexResult, IndexProgress, Summarizer } from './build/build-doc-index.js';
+export type { BuildDocIndexOptions, BuildDocIndexResult, IndexProgress } from './build/build-doc-index.js';
 export { canonicalJson } from './build/canonical-json.js';
 export { INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName } from './build/index-files.js';
 export type { VectorView } from './build/index-files.js';

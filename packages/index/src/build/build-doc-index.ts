@@ -7,25 +7,21 @@ import {
   INDEX_FORMAT_VERSION,
   IndexManifestSchema,
   parseWith,
-  type DocSummary,
-  type DocTree,
   type Embedder,
   type IndexArtifact,
   type IndexManifest,
 } from '@doctree/schema';
 import { buildIndexRecords, type IndexRecordOptions, type IndexRecords } from '../records/record-builder.js';
-import { buildExtractiveSummary } from '../records/summaries.js';
+import type { DocSummarizer } from '../summaries/base-summarizer.js';
+import { ExtractiveSummarizer } from '../summaries/extractive-doc-summarizer.js';
 import { createVectorIndex } from '../vector/vector-backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName, type VectorView } from './index-files.js';
 import type { SparseBackend } from './sparse-backend.js';
 
-/** Writes a section summary file; the extractive one is the offline default, an LLM one may replace it. */
-export type Summarizer = (tree: DocTree) => Promise<DocSummary>;
-
 /** Progress events of {@link buildDocIndex}. */
 export type IndexProgress =
-  | { stage: 'summaries' }
+  | { stage: 'summaries'; done: number; total: number }
   | { stage: 'records' }
   | { stage: 'embed'; view: VectorView; done: number; total: number }
   | { stage: 'sparse' }
@@ -43,10 +39,8 @@ export interface BuildDocIndexOptions {
   hnswMinVectors?: number;
   /** Record-builder options (part of the config hash). */
   records?: IndexRecordOptions;
-  /** Section summaries. Default: extractive MMR gists. */
-  summarizer?: Summarizer;
-  /** Identifier of the summarizer for the config hash. Default `extractive-mmr-v1`. */
-  summarizerId?: string;
+  /** Writes `summary.json`; its `id` is part of the config hash. Default: {@link ExtractiveSummarizer} (MMR gists). */
+  summarizer?: DocSummarizer;
   /** Rebuild even when the manifest says the index is up to date. Default false. */
   force?: boolean;
   onProgress?: (event: IndexProgress) => void;
@@ -63,17 +57,19 @@ export interface BuildDocIndexResult {
   records?: IndexRecords;
 }
 
+const DEFAULT_SUMMARIZER = new ExtractiveSummarizer();
+
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** The configuration hash of an index build: embedder, records, sparse analysis, summaries and format version. */
-export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' | 'sparse' | 'records' | 'summarizerId' | 'hnswMinVectors'>): string {
+export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' | 'sparse' | 'records' | 'summarizer' | 'hnswMinVectors'>): string {
   return sha256(
     canonicalJson({
       format: INDEX_FORMAT_VERSION,
       embedder: { id: options.embedder.id, dimension: options.embedder.dimension },
       sparse: options.sparse.id,
       records: options.records ?? {},
-      summarizer: options.summarizerId ?? 'extractive-mmr-v1',
+      summarizer: (options.summarizer ?? DEFAULT_SUMMARIZER).id,
       hnsw_min_vectors: options.hnswMinVectors ?? 50_000,
     }),
   );
@@ -122,8 +118,13 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
     if (options.signal?.aborted) throw new DocTreeError('CANCELLED', 'index build cancelled', { file: docDir });
   };
 
-  progress({ stage: 'summaries' });
-  const summary = await time('summaries', () => (options.summarizer ? options.summarizer(tree) : buildExtractiveSummary(tree)));
+  const summarizer = options.summarizer ?? DEFAULT_SUMMARIZER;
+  const summary = await time('summaries', () =>
+    summarizer.summarize(tree, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      onProgress: ({ done, total }) => progress({ stage: 'summaries', done, total }),
+    }),
+  );
   checkAbort();
   progress({ stage: 'records' });
   const records = await time('records', () => buildIndexRecords(tree, summary, options.records));

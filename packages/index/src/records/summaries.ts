@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { INDEX_FORMAT_VERSION, type DocSummary, type DocTree, type SectionSummary } from '@doctree/schema';
+import { INDEX_FORMAT_VERSION, type DocSummary, type DocTree, type DocTreeNode, type SectionSummary } from '@doctree/schema';
 import { DocView } from './doc-view.js';
 import { mmrSummary } from './extractive-summarizer.js';
 import { estimateTokens } from './text-features.js';
@@ -7,6 +7,15 @@ import { estimateTokens } from './text-features.js';
 /** sha256 of a section's text: the cache key of LLM-written gists. */
 export function contentHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The text a section's gist is made from: its own leaf text when that has at least 200 characters, else its whole
+ * subtree (a section that only holds sub-sections is summarised by them). Its {@link contentHash} is the gist's cache key.
+ */
+export function sectionSummarySource(view: DocView, node: DocTreeNode): string {
+  const own = view.ownText(node);
+  return own.trim().length >= 200 ? own : view.subtreeText(node);
 }
 
 /** Options of {@link buildExtractiveSummary}. */
@@ -28,8 +37,7 @@ export function buildExtractiveSummary(tree: DocTree, options: ExtractiveSummary
   const sections: SectionSummary[] = [];
   for (const node of tree.nodes) {
     if (node.role !== 'section') continue;
-    const own = view.ownText(node);
-    const source = own.trim().length >= 200 ? own : view.subtreeText(node);
+    const source = sectionSummarySource(view, node);
     const gist = mmrSummary(source, { minTokens, maxTokens, focus: node.title ?? '' });
     sections.push({ node_id: node.node_id, title: node.title ?? '', gist, method: 'extractive', content_hash: contentHash(source), tokens: estimateTokens(gist) });
   }

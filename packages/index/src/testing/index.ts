@@ -12,3 +12,6 @@ export { RETRIEVER_CONFORMANCE_CORPUS, RETRIEVER_CONFORMANCE_DEFAULTS, runRetrie
 export type { ConformanceDocument, RetrieverConformanceFactory, RetrieverConformanceOptions } from './retriever-conformance.js';
 export { createFakeEmbeddingsHandler, listenLocal, serveWithBody, startFakeOpenAIServer } from './fake-openai-server.js';
 export type { FakeEmbeddingRequest, FakeEmbeddingsHandler, FakeOpenAIServer, FakeOpenAIServerOptions, FakeReply } from './fake-openai-server.js';
+export { runSummarizerConformance, SUMMARIZER_CONFORMANCE_DEFAULTS } from './summarizer-conformance.js';
+export type { SummarizerConformanceFactory, SummarizerConformanceOptions } from './summarizer-conformance.js';
+export { sampleDocTree } from './sample-doc-tree.js';
