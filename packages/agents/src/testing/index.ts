@@ -1,0 +1,14 @@
+/**
+ * Test helpers of `@doctree/agents`, published as the `@doctree/agents/testing` subpath: a scripted
+ * OpenAI-compatible HTTP server and the conformance suites of swappable agent parts. The suites register tests with
+ * the running test framework (global describe/it/expect).
+ */
+export { INJECTION_TEXT, startScriptedOpenAIServer } from './scripted-openai-server.js';
+export type {
+  RecordedChatMessage,
+  RecordedChatRequest,
+  ScriptedChatReply,
+  ScriptedChatReplyFunction,
+  ScriptedOpenAIServer,
+  ScriptedOpenAIServerOptions,
+} from './scripted-openai-server.js';
