@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { createEmbedder, ExtractiveSummarizer, LlmSummarizer, minisearchSparseBackend, type DocSummarizer, type LlmSummaryFallback, type SparseBackend } from '@doctree/index';
+import type { ChatModelClient, DocTreeConfig, Embedder } from '@doctree/schema';
+
+/** Options of {@link createIndexComponents}: what is not part of the configuration file. */
+export interface IndexComponentsOptions {
+  /**
+   * Cache folder: LLM summaries go to `<cacheDir>/summaries/`, `openai` embeddings to `<cacheDir>/embeddings.jsonl`.
+   * Default `<config.data_dir>/.cache`.
+   */
+  cacheDir?: string;
+  /** Folder of the SIF word-vector cache. Default `${XDG_CACHE_HOME:-~/.cache}/doctree/embeddings`. */
+  sifCacheDir?: string;
+  /**
+   * Chat model for LLM-written section gists and the document description (e.g. `createChatClient(config)` of
+   * `@doctree/agents`). Without it summaries are extractive (offline mode).
+   */
+  chat?: ChatModelClient;
+  /** Called for every gist that falls back to the extractive summary (LLM mode only). */
+  onSummaryFallback?: (fallback: LlmSummaryFallback) => void;
+  /** Ready-made parts: used as they are, and not derived from the configuration (so e.g. no SIF load for a given embedder). */
+  given?: Partial<IndexComponents>;
+}
+
+/** The parts an index is built and loaded with. */
+export interface IndexComponents {
+  /** Dense embedder of `config.embedder` (initialised: its id and dimension are known). */
+  embedder: Embedder;
+  /** BM25F sparse backend (minisearch). */
+  sparse: SparseBackend;
+  /** Extractive, or LLM-written when a chat model is given. */
+  summarizer: DocSummarizer;
+  /** Vector backend request of `config.index.backend`. */
+  backend: DocTreeConfig['index']['backend'];
+  /** `config.index.hnsw_min_vectors`. */
+  hnswMinVectors: number;
+}
+
+/**
+ * Builds the embedder, sparse backend, summarizer and vector backend choice of a configuration, so that `doctree index`
+ * and `doctree ask` build and load indexes the same way. The embedder comes from `createEmbedder` of `@doctree/index`
+ * (`hashing`, `sif` or `openai`) and is initialised here: SIF loads its word vectors, `openai` learns its dimension.
+ *
+ * @throws DocTreeError `CONFIG_INVALID` / `CONFIG_MISSING_SECRET` for an unusable embedder configuration,
+ *   `BACKEND_UNAVAILABLE` when the SIF word vectors are not installed.
+ */
+export async function createIndexComponents(config: DocTreeConfig, options: IndexComponentsOptions = {}): Promise<IndexComponents> {
+  const cacheDir = options.cacheDir ?? join(config.data_dir, '.cache');
+  const given = options.given ?? {};
+  let embedder = given.embedder;
+  if (embedder === undefined) {
+    const created = createEmbedder(config.embedder, config.llm, {
+      openaiCacheFile: join(cacheDir, 'embeddings.jsonl'),
+      ...(options.sifCacheDir !== undefined ? { sifCacheDir: options.sifCacheDir } : {}),
+    });
+    await created.initialize();
+    embedder = created;
+  }
+  const summarizer: DocSummarizer =
+    given.summarizer ??
+    (options.chat
+    ? new LlmSummarizer({
+        chat: options.chat,
+        cacheDir: join(cacheDir, 'summaries'),
+        ...(config.llm.summary_model !== undefined ? { model: config.llm.summary_model } : {}),
+        ...(options.onSummaryFallback ? { onFallback: options.onSummaryFallback } : {}),
+      })
+    : new ExtractiveSummarizer());
+  return {
+    embedder,
+    sparse: given.sparse ?? minisearchSparseBackend(),
+    summarizer,
+    backend: given.backend ?? config.index.backend,
+    hnswMinVectors: given.hnswMinVectors ?? config.index.hnsw_min_vectors,
+  };
+}

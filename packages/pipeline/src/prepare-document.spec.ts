@@ -1,0 +1,159 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HashingEmbedder, INDEX_FILES } from '@doctree/index';
+import { resolveConfig, type ChatModelClient, type ChatRequest, type DocTreeConfigInput } from '@doctree/schema';
+import { prepareDocument, type PrepareProgress } from './prepare-document.js';
+
+const SAMPLE_PDF = join(__dirname, '../../../data/samples/northwind-annual-report-2023.pdf');
+
+const MARKDOWN = `# Harbor Tools Annual Report 2022
+
+## Results of operations
+
+Revenue grew 12% to $48.2 million in 2022, driven by the new cordless drill line and higher prices in Europe.
+Gross margin improved to 41.5% as freight costs came down in the second half of the year.
+
+## Liquidity
+
+Cash and equivalents were $9.7 million at year end. The company repaid its revolving credit facility in March
+and has no debt outstanding. Capital expenditures were $2.1 million, mostly for the new assembly line in Porto.
+`;
+
+/** A chat model that answers every summary request with a fixed JSON summary, counting calls. */
+class CountingChat implements ChatModelClient {
+  readonly model = 'fake-summary-model';
+  readonly requests: ChatRequest[] = [];
+  async chat(request: ChatRequest) {
+    this.requests.push(request);
+    return {
+      text: JSON.stringify({ summary: 'A summary written by the fake model about revenue, margins and the cash position of the year.' }),
+      usage: { prompt: 50, completion: 20 },
+      model: this.model,
+      latencyMs: 1,
+      costUsd: null,
+    };
+  }
+}
+
+describe('prepareDocument', () => {
+  let dir: string;
+  const configWith = (overrides: DocTreeConfigInput = {}) => resolveConfig({ overrides: { data_dir: join(dir, 'data'), ...overrides } }).config;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'doctree-prepare-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('ingests and indexes a PDF, then reuses both: the second call is a no-op that still returns a working index', async () => {
+    const pdf = join(dir, 'northwind.pdf');
+    copyFileSync(SAMPLE_PDF, pdf);
+    const config = configWith();
+    const events: PrepareProgress['stage'][] = [];
+    const first = await prepareDocument(pdf, { config, onProgress: (e) => events.push(e.stage) });
+    expect(first).toMatchObject({ docId: 'northwind', docDir: join(dir, 'data', 'default', 'northwind'), ingested: true, indexed: true, repaired: false });
+    expect(first.input).toMatchObject({ kind: 'pdf', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(first.ingestSummary?.pages).toBe(3);
+    expect(events).toEqual(expect.arrayContaining(['ingest', 'index', 'load']));
+    const treeMtime = statSync(join(first.docDir, 'doctree.mm.json')).mtimeMs;
+
+    const secondEvents: PrepareProgress['stage'][] = [];
+    const second = await prepareDocument(pdf, { config, onProgress: (e) => secondEvents.push(e.stage) });
+    expect(second).toMatchObject({ ingested: false, indexed: false, docDir: first.docDir });
+    expect(second.manifest.build_id).toBe(first.manifest.build_id);
+    expect(secondEvents).toEqual(['ingest-cached', 'load']);
+    expect(statSync(join(first.docDir, 'doctree.mm.json')).mtimeMs).toBe(treeMtime);
+    const hits = second.index.sparseLeaf.search('revenue', { k: 3 });
+    expect(hits.length).toBeGreaterThan(0);
+    const query = await second.index.embedder!.embedQuery('revenue growth');
+    expect(second.index.vectors.leaf.search(query, { k: 3 }).length).toBeGreaterThan(0);
+  });
+
+  it('rebuilds the index (without ingesting again) when the configuration changes', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN);
+    const first = await prepareDocument(md, { config: configWith() });
+    expect(first.manifest.embedder).toEqual({ id: expect.stringMatching(/^hashing/), dimension: 512 });
+    const changed = await prepareDocument(md, { config: configWith({ embedder: { kind: 'hashing', dimension: 256 } }) });
+    expect(changed).toMatchObject({ ingested: false, indexed: true });
+    expect(changed.manifest.embedder.dimension).toBe(256);
+    expect(changed.manifest.config_hash).not.toBe(first.manifest.config_hash);
+    const again = await prepareDocument(md, { config: configWith({ embedder: { kind: 'hashing', dimension: 256 } }) });
+    expect(again.indexed).toBe(false);
+  });
+
+  it('ingests again when the source file changed, and with force', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN);
+    const config = configWith();
+    const first = await prepareDocument(md, { config });
+    writeFileSync(md, MARKDOWN.replace('$9.7 million', '$9.9 million'));
+    const edited = await prepareDocument(md, { config });
+    expect(edited).toMatchObject({ ingested: true, indexed: true });
+    expect(edited.manifest.doctree_sha256).not.toBe(first.manifest.doctree_sha256);
+    expect(edited.index.tree.text).toContain('$9.9 million');
+    const forced = await prepareDocument(md, { config, force: true });
+    expect(forced).toMatchObject({ ingested: true, indexed: true });
+  });
+
+  it('accepts a document folder, and names what is missing in a folder without a tree', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN);
+    const config = configWith();
+    const first = await prepareDocument(md, { config });
+    const fromFolder = await prepareDocument(first.docDir, { config });
+    expect(fromFolder).toMatchObject({ ingested: false, indexed: false, input: { kind: 'doc_dir' }, docId: 'harbor' });
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    await expect(prepareDocument(empty, { config })).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND', file: empty, hint: expect.stringMatching(/doctree ingest/) });
+    await expect(prepareDocument(join(dir, 'nope.pdf'), { config })).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND' });
+  });
+
+  it('rebuilds a damaged index: a truncated file at build time, a same-size corrupt file at load time', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN);
+    const config = configWith();
+    const first = await prepareDocument(md, { config });
+    const leaf = join(first.indexDir, INDEX_FILES.denseLeaf);
+    truncateSync(leaf, 10);
+    const truncated = await prepareDocument(md, { config });
+    expect(truncated).toMatchObject({ indexed: true, repaired: false });
+
+    const bm25 = join(first.indexDir, INDEX_FILES.bm25Leaf);
+    writeFileSync(bm25, 'x'.repeat(statSync(bm25).size));
+    const events: PrepareProgress[] = [];
+    const repaired = await prepareDocument(md, { config, onProgress: (e) => events.push(e) });
+    expect(repaired).toMatchObject({ indexed: true, repaired: true });
+    expect(events.find((e) => e.stage === 'index-repair')).toMatchObject({ reason: expect.stringMatching(/INDEX_CORRUPT.*bm25_leaf\.json/) });
+    expect(repaired.index.sparseLeaf.search('revenue', { k: 1 }).length).toBe(1);
+    expect(JSON.parse(readFileSync(bm25, 'utf8')).format).toBe('doctree.sparse');
+  });
+
+  it('writes LLM summaries through an injected chat model, and a forced rebuild pays nothing', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN.replace('## Liquidity', `## Liquidity\n\n${'The credit agreement was amended twice during the year. '.repeat(20)}`));
+    const config = configWith();
+    const chat = new CountingChat();
+    const first = await prepareDocument(md, { config, chat });
+    expect(first.index.summary.method).toBe('llm');
+    expect(chat.requests.length).toBeGreaterThan(0);
+    expect(first.summaryStats).toMatchObject({ requests: chat.requests.length, fallbacks: 0 });
+    const again = new CountingChat();
+    const forced = await prepareDocument(md, { config, chat: again, force: true });
+    expect(forced.indexed).toBe(true);
+    expect(again.requests).toHaveLength(0);
+    expect(forced.summaryStats).toMatchObject({ requests: 0, cacheHits: chat.requests.length });
+    // Switching back to extractive summaries is a configuration change.
+    const offline = await prepareDocument(md, { config });
+    expect(offline).toMatchObject({ indexed: true });
+    expect(offline.index.summary.method).toBe('extractive');
+  });
+
+  it('uses given components instead of the configured ones', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN);
+    const embedder = new HashingEmbedder({ dimension: 64 });
+    const prepared = await prepareDocument(md, { config: configWith({ embedder: { kind: 'openai' } }), components: { embedder, backend: 'exact' } });
+    expect(prepared.manifest).toMatchObject({ embedder: { id: embedder.id, dimension: 64 }, vector_backend: 'exact' });
+  });
+});
