@@ -4,6 +4,7 @@ import { DocTreeError } from '@doctree/schema';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
 import { ingestCommand } from './commands/ingest.js';
+import { indexCommand } from './commands/index-command.js';
 
 const HELP = `doctree - explainable question answering over long PDFs
 
@@ -11,6 +12,10 @@ Usage:
   doctree ingest <file.pdf|content_list.json|file.md> [--out DIR] [--doc-id ID] [--password PW]
                  [--middle middle.json] [--report] [--json]
                  Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default)
+  doctree index <doc_dir|file> [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--force]
+                 [--out DIR] [--json]
+                 Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
+                 first (cached by content hash). A no-op when the document and the configuration are unchanged
   doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
 
 Global options:
@@ -67,6 +72,33 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           ...(values['doc-id'] ? { docId: values['doc-id'] as string } : {}),
           ...(values.password ? { password: values.password as string } : {}),
           ...(values.middle ? { middle: resolve(io.cwd, values.middle as string) } : {}),
+        });
+        return 0;
+      }
+      case 'index': {
+        const { values, positionals } = parseCommandArgs(rest, {
+          json: { type: 'boolean' },
+          config: { type: 'string' },
+          out: { type: 'string' },
+          embedder: { type: 'string' },
+          backend: { type: 'string' },
+          force: { type: 'boolean' },
+        });
+        if (positionals.length !== 1) throw new DocTreeError('USAGE', 'index takes exactly one document folder or input file');
+        const embedder = values.embedder as string | undefined;
+        const backend = values.backend as string | undefined;
+        if (embedder !== undefined && !['hashing', 'sif', 'openai'].includes(embedder)) throw new DocTreeError('USAGE', `--embedder must be hashing, sif or openai, not "${embedder}"`);
+        if (backend !== undefined && !['auto', 'faiss', 'exact'].includes(backend)) throw new DocTreeError('USAGE', `--backend must be auto, faiss or exact, not "${backend}"`);
+        const config = loadCliConfig(io, values.config as string | undefined, {
+          ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),
+          ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
+        });
+        await indexCommand(io, config, {
+          input: resolve(io.cwd, positionals[0]!),
+          outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
+          cacheDir: resolve(io.cwd, config.config.data_dir, '.cache'),
+          force: Boolean(values.force),
+          json: Boolean(values.json),
         });
         return 0;
       }

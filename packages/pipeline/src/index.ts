@@ -6,3 +6,5 @@ export { createIndexComponents } from './index-components.js';
 export type { IndexComponents, IndexComponentsOptions } from './index-components.js';
 export { prepareDocument } from './prepare-document.js';
 export type { PrepareDocumentOptions, PrepareProgress, PreparedDocument } from './prepare-document.js';
+export { describeIndex } from './index-report.js';
+export type { IndexReport } from './index-report.js';
