@@ -25,6 +25,8 @@ export type { HeadingCleanupOptions } from './enhancer/heading-cleanup.js';
 export { referenceMarkingRule } from './enhancer/reference-marking.js';
 export { furnitureTemplate, repeatedFurnitureRule } from './enhancer/repeated-furniture.js';
 export type { RepeatedFurnitureOptions } from './enhancer/repeated-furniture.js';
+export { repairSplitWords, splitWordRepairRule, WordCounts } from './enhancer/split-word-repair.js';
+export type { SplitWordRepairOptions } from './enhancer/split-word-repair.js';
 export { subfigureMergeRule } from './enhancer/subfigure-merge.js';
 export type { SubfigureMergeOptions } from './enhancer/subfigure-merge.js';
 export { repairWhitespace, textRepairRule } from './enhancer/text-repair.js';

@@ -4,6 +4,7 @@ import type { EnhancerRule } from './enhancer-rule.js';
 import { headingCleanupRule } from './heading-cleanup.js';
 import { referenceMarkingRule } from './reference-marking.js';
 import { repeatedFurnitureRule } from './repeated-furniture.js';
+import { splitWordRepairRule } from './split-word-repair.js';
 import { subfigureMergeRule } from './subfigure-merge.js';
 import { textRepairRule } from './text-repair.js';
 
@@ -18,9 +19,9 @@ export interface EnhanceReport {
   rules: Array<{ name: string; changed: number }>;
 }
 
-/** The default rule chain: furniture, caption guard, sub-figures, headings, text repair, references. */
+/** The default rule chain: furniture, split words, caption guard, sub-figures, headings, text repair, references. */
 export function defaultEnhancerRules(): EnhancerRule[] {
-  return [repeatedFurnitureRule(), captionGuardRule(), subfigureMergeRule(), headingCleanupRule(), textRepairRule(), referenceMarkingRule()];
+  return [repeatedFurnitureRule(), splitWordRepairRule(), captionGuardRule(), subfigureMergeRule(), headingCleanupRule(), textRepairRule(), referenceMarkingRule()];
 }
 
 /**

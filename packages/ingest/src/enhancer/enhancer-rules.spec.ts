@@ -5,6 +5,7 @@ import { enhanceContentList } from './enhance-content-list.js';
 import { headingCleanupRule, numberingDepth } from './heading-cleanup.js';
 import { referenceMarkingRule } from './reference-marking.js';
 import { furnitureTemplate, repeatedFurnitureRule } from './repeated-furniture.js';
+import { repairSplitWords, splitWordRepairRule, WordCounts } from './split-word-repair.js';
 import { subfigureMergeRule } from './subfigure-merge.js';
 import { repairWhitespace, textRepairRule } from './text-repair.js';
 
@@ -76,6 +77,20 @@ describe('heading clean-up', () => {
     expect(out[0]!.type).toBe('title');
   });
 
+  it('does not take a statement page with a running "Table of Contents" link for a contents page', () => {
+    const f = new BlockFactory();
+    const blocks = [
+      { ...f.text('Table of Contents', 4, [57, 20, 113, 28]), type: 'header' } as ContentBlock,
+      f.title('Consolidated Statement of Income Years ended December 31', 2, 4),
+      f.block({ type: 'table', page_idx: 4, table_body: '<table><tr><td>Net sales</td><td>32,765</td></tr></table>', table_caption: [], table_footnote: [] }),
+      f.text('The accompanying Notes are an integral part of this statement 2018', 4),
+      { ...f.text('56', 4, [294, 740, 301, 750]), type: 'page_number' } as ContentBlock,
+    ];
+    const { blocks: out } = headingCleanupRule().apply(blocks, contentList(blocks, 5));
+    expect(out.some((b) => flagsOf(b).includes('toc'))).toBe(false);
+    expect(out[1]!.type).toBe('title');
+  });
+
   it('demotes running titles after their first occurrence', () => {
     const f = new BlockFactory();
     const blocks = [0, 1, 2, 3].map((p) => f.title('Notes to Consolidated Financial Statements', 1, p));
@@ -123,8 +138,59 @@ describe('enhanceContentList', () => {
     const blocks = [f.title('Figure 1: Overview', 1), f.text('Body  text.')];
     const { list, report } = enhanceContentList(contentList(blocks, 1));
     expect(list.stage).toBe('enhanced');
-    expect(report.rules.map((r) => r.name)).toEqual(['repeated-furniture', 'caption-guard', 'subfigure-merge', 'heading-cleanup', 'text-repair', 'reference-marking']);
+    expect(report.rules.map((r) => r.name)).toEqual(['repeated-furniture', 'split-word-repair', 'caption-guard', 'subfigure-merge', 'heading-cleanup', 'text-repair', 'reference-marking']);
     expect(report.rules.find((r) => r.name === 'caption-guard')?.changed).toBe(1);
     expect(list.blocks.map((b) => b.read_order)).toEqual([0, 1]);
+  });
+});
+
+describe('split-word repair', () => {
+  const counts = (text: string): WordCounts => {
+    const c = new WordCounts();
+    c.add(text);
+    return c;
+  };
+  const vocabulary = counts(
+    'Our business grew. The business of the Company. Balance sheet items; the balance sheet. Cash flows and cash flows. ' +
+      'Directors and directors. OVERVIEW overview. Operations, operations. See Part III and Part III. A cross walk across the street, across.',
+  );
+
+  it('joins a split tail or head when the whole word is used elsewhere and the piece is not a word', () => {
+    expect(repairSplitWords('Item 1. Busines s.', vocabulary)).toBe('Item 1. Business.');
+    expect(repairSplitWords('Consolidated Balance Shee t', vocabulary)).toBe('Consolidated Balance Sheet');
+    expect(repairSplitWords('Statement of Cash Flow s', vocabulary)).toBe('Statement of Cash Flows');
+    expect(repairSplitWords('Item 10. Director s, Executive Officers', vocabulary)).toBe('Item 10. Directors, Executive Officers');
+    expect(repairSplitWords('OVERVI EW', vocabulary)).toBe('OVERVIEW');
+    expect(repairSplitWords('RESULTS OF OPERATI ONS', vocabulary)).toBe('RESULTS OF OPERATIONS');
+    expect(repairSplitWords('Market for Registrant’ s Common Equity', vocabulary)).toBe('Market for Registrant’s Common Equity');
+  });
+
+  it('joins roman division numbers after PART / Item / Article', () => {
+    expect(repairSplitWords('PART II I', vocabulary)).toBe('PART III');
+    expect(repairSplitWords('PART I V', vocabulary)).toBe('PART IV');
+    expect(repairSplitWords('Schedule I and II I think', vocabulary)).toBe('Schedule I and II I think');
+  });
+
+  it('leaves real word pairs, case changes and unknown joins alone', () => {
+    expect(repairSplitWords('a cross walk', vocabulary)).toBe('a cross walk');
+    expect(repairSplitWords('Our Business grew', vocabulary)).toBe('Our Business grew');
+    expect(repairSplitWords('the Company s', vocabulary)).toBe('the Company s');
+    expect(repairSplitWords('Exhibit A and Schedule I', vocabulary)).toBe('Exhibit A and Schedule I');
+    expect(repairSplitWords('3M s 10-K', vocabulary)).toBe('3M s 10-K');
+  });
+
+  it('repairs titles (with their numbering), text and list items from the document vocabulary', () => {
+    const f = new BlockFactory();
+    const blocks = [
+      { ...(f.title('PART II I', 1) as TitleBlock), numbering: 'PART II' },
+      f.title('Consolidated Balance Shee t', 2),
+      f.text('The balance sheet shows assets. The balance sheet is audited. Part III covers directors; see Part III.'),
+      f.block({ type: 'list', page_idx: 0, list_items: ['Balance Shee t', 'Other items'] }),
+    ];
+    const { blocks: out, outcome } = splitWordRepairRule().apply(blocks, contentList(blocks, 1));
+    expect(outcome.changed).toBe(3);
+    expect(out[0]).toMatchObject({ text: 'PART III', numbering: 'PART III' });
+    expect(out[1]).toMatchObject({ text: 'Consolidated Balance Sheet' });
+    expect(out[3]).toMatchObject({ list_items: ['Balance Sheet', 'Other items'] });
   });
 });

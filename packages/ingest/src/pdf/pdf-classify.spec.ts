@@ -62,9 +62,21 @@ describe('titleLook', () => {
     expect(look('Item 7. Management’s Discussion and Analysis', 10, false)).toBe(true);
   });
 
+  it('accepts numbered divisions that end in a full stop and numbered notes', () => {
+    expect(look('Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations.', 10, true)).toBe(true);
+    expect(look('Item 1A. Risk Factors.', 10, false)).toBe(true);
+    expect(look('NOTE 1. Significant Accounting Policies', 10, true)).toBe(true);
+    expect(look('Note 12 - Long-Term Debt', 10, false)).toBe(true);
+    expect(look('Notes to Consolidated Financial Statements', 10, true)).toBe(true);
+    expect(look('Table of Contents', 10, true)).toBe(true);
+  });
+
   it('rejects paragraphs, captions, table rows and lower-case starts', () => {
     expect(look('We train the model on all data and report the mean over five runs with different seeds.', 10, true)).toBe(false);
     expect(look('Figure 3: Accuracy by depth', 10, true)).toBe(false);
+    expect(look('TABLE II', 10, true)).toBe(false);
+    expect(look('Note: amounts may not add due to rounding', 10, true)).toBe(false);
+    expect(look('Note 3. Amounts are in millions.', 10, false)).toBe(false);
     expect(look('Total net sales $ 34,229 $ 35,355', 10, true)).toBe(false);
     expect(look('continued from the previous page', 14, false)).toBe(false);
     expect(look('1. We expect growth', 10, false)).toBe(false);
@@ -94,6 +106,32 @@ describe('classifyBlocks', () => {
       'text',
       [3, null],
       [2, 'Item 8'],
+    ]);
+  });
+
+  it('puts numbered notes at one level below the notes title, and their sub-headings inside them', () => {
+    const blocks = classifyBlocks(
+      [
+        block(0, [line('Item 8. Financial Statements and Supplementary Data.', 100, 10, true)]),
+        block(0, [line('Consolidated Statement of Income', 120, 10, true)]),
+        block(0, [line('Notes to Consolidated Financial Statements', 140, 10, true)]),
+        block(0, [line('NOTE 1. Significant Accounting Policies', 160, 10, true)]),
+        block(0, [line('Consolidation: the statements include all subsidiaries.', 180)]),
+        block(0, [line('Earnings Per Share Computations', 200, 10, true)]),
+        block(0, [line('NOTE 2. Revenue', 220, 10, true)]),
+        block(0, [line('Item 9. Changes in and Disagreements With Accountants.', 240, 10, true)]),
+      ],
+      context,
+    );
+    expect(blocks.map((b) => (b.type === 'title' ? [b.text_level, b.numbering ?? null] : b.type))).toEqual([
+      [1, 'Item 8'],
+      [2, null],
+      [2, null],
+      [3, 'Note 1'],
+      'text',
+      [4, null],
+      [3, 'Note 2'],
+      [1, 'Item 9'],
     ]);
   });
 

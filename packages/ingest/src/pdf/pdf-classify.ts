@@ -105,7 +105,7 @@ function normKey(text: string): string {
 function stripNumbering(text: string): string {
   return text
     .trim()
-    .replace(/^(?:(?:part|chapter|appendix|item|section)\s+[\w.]+|\d{1,2}(?:\.\d{1,2})*|[IVX]{1,5}|[A-H](?=\.))[.:]?\s+/i, '')
+    .replace(/^(?:(?:part|chapter|appendix|item|note|section)\s+[\w.]+|\d{1,2}(?:\.\d{1,2})*|[IVX]{1,5}|[A-H](?=\.))[.:]?\s+/i, '')
     .trim();
 }
 
@@ -117,7 +117,15 @@ function isAllCaps(text: string): boolean {
   return upper / letters.length >= 0.9 && text.trim().split(/\s+/).length >= 2;
 }
 
-const CAPTION = /^(?:figure|fig\.|table|exhibit|chart|plate|source|note|notes)\s*[\dA-Z]/i;
+/**
+ * Captions and notes under figures and tables: a label word with a number or letter (`Figure 3`, `TABLE II`,
+ * `Exhibit 21`), or `Source:` / `Note:`. Not a numbered note heading (`NOTE 1. Significant Accounting Policies`),
+ * nor `Notes to Consolidated Financial Statements`, nor `Table of Contents`.
+ */
+const CAPTION = /^(?:[Ff]ig(?:ure|\.)|FIG(?:URE|\.)|[Tt]able|TABLE|[Ee]xhibit|EXHIBIT|[Cc]hart|CHART|[Pp]late|PLATE)\s*(?:\d|[A-Z]\d*\b|[IVX]+\b)|^(?:sources?|notes?)\s*:/i;
+
+/** Numbering kinds that name a division of the document (their headings may end in a full stop). */
+const DIVISION_KINDS: readonly string[] = ['part', 'chapter', 'appendix', 'item', 'note', 'section'];
 
 /** Looks of a title candidate. */
 interface TitleLook {
@@ -150,17 +158,21 @@ export function titleLook(
   const figures = rest.split(/\s+/).filter((w) => /^[($]?\$?[\d,.]*\d[\d,.]*%?\)?$/.test(w)).length;
   if (figures >= 2 || /\$\s?\d/.test(rest)) return undefined;
   const words = text.split(/\s+/).length;
-  const sentence = /[.!?]$/.test(text) && words > 12;
+  // A long line ending in a full stop reads as a sentence, unless it is a numbered division (`Item 7. Management’s
+  // Discussion and Analysis of Financial Condition and Results of Operations.`).
+  const division = numbering !== undefined && DIVISION_KINDS.includes(numbering.kind);
+  const sentence = /[.!?]$/.test(text) && words > 12 && !division;
   // Larger than the document's body text, and than this page's (an exhibit set in a larger body).
   const larger = block.size >= bodySize * 1.12 && block.size - bodySize >= 0.9 && block.size >= pageBodySize * 1.12;
   const caps = isAllCaps(text);
   const look: TitleLook = { larger, caps, ...(numbering ? { numbering } : {}) };
   if (larger) return sentence && text.length > 150 ? undefined : look;
   if (block.bold) return text.length <= 160 && block.lines.length <= 3 && !sentence ? look : undefined;
-  if (sentence || /[.:]$/.test(text.replace(/^\S+\s*/, ''))) return undefined;
+  const endsLikeSentence = /[.:]$/.test(text.replace(/^\S+\s*/, ''));
+  if (sentence || (endsLikeSentence && !(division && numbering.kind !== 'note'))) return undefined;
   if (caps && text.length <= 100 && block.lines.length <= 2 && !/\d{3,}/.test(text)) return look;
   if (numbering && block.lines.length <= 2 && text.length <= 120) {
-    if (['part', 'chapter', 'appendix', 'item', 'section'].includes(numbering.kind)) return look;
+    if (DIVISION_KINDS.includes(numbering.kind)) return look;
     // Regular-weight decimal headings: `2.3 Setup`, `1 Introduction` (not `1. We ...`, a list).
     if (numbering.kind === 'decimal' && (numbering.depth >= 2 || !/^\d+\./.test(text)) && words <= 10) return look;
   }
@@ -260,6 +272,12 @@ const BAND_TEMPLATE_MIN_PAGES = 3;
 
 const OUTER_KINDS = ['part', 'chapter', 'appendix', 'item'];
 
+/** The title the numbered notes of financial statements follow. */
+const NOTES_HEADING = /^notes\s+to\s+(?:the\s+)?(?:condensed\s+)?(?:consolidated\s+|combined\s+)?(?:interim\s+)?financial\s+statements\b/i;
+
+/** Notes need at least this many numbered note titles to be treated as a series. */
+const MIN_NOTES = 2;
+
 /**
  * Assigns `text_level` to titles (document order): styles ranked by size, weight and case give
  * levels; outline-matched titles take their bookmark depth (and lend it to titles of the same
@@ -326,10 +344,17 @@ function assignTitleLevels(titles: Typed[]): void {
     setKind(['roman'], level);
     setKind(['letter'], level + 1);
   }
+  const notes = titles.filter((t) => kindOf(t) === 'note');
+  const noteSeries = notes.length >= MIN_NOTES;
   if (fromOutline.length === 0 && deepestOuter > 0) {
     // Unnumbered titles nest under the closest preceding PART / Chapter / Item, ranked by style within it.
+    // Numbered notes sit one level below the `Notes to … Financial Statements` title of their Item (else one below
+    // the Item), all at one level; unnumbered titles after a note nest inside that note.
+    let outerTitle: Typed | undefined;
     let enclosing: Typed | undefined;
     let group: Typed[] = [];
+    let noteLevel: number | undefined;
+    let notesHeading: Typed | undefined;
     const place = (): void => {
       if (!enclosing) return;
       const ranked = rankStyles(group.map(styleKey));
@@ -339,13 +364,28 @@ function assignTitleLevels(titles: Typed[]): void {
       const kind = kindOf(t);
       if (OUTER_KINDS.includes(kind ?? '')) {
         place();
+        outerTitle = t;
         enclosing = t;
         group = [];
-      } else if (kind === undefined) {
+        noteLevel = undefined;
+        notesHeading = undefined;
+      } else if (kind === 'note' && noteSeries && outerTitle) {
+        place();
+        noteLevel ??= notesHeading ? notesHeading.level! + 1 : outerTitle.level! + 1;
+        t.level = noteLevel;
+        enclosing = t;
+        group = [];
+      } else if (kind === undefined || kind === 'note') {
         group.push(t);
+        if (noteLevel === undefined && NOTES_HEADING.test(t.text)) notesHeading = t;
       }
     }
     place();
+  } else if (noteSeries) {
+    // Without Items to hang on: all notes at one level, below the notes title when there is one.
+    const heading = titles.find((t) => kindOf(t) === undefined && NOTES_HEADING.test(t.text) && titles.indexOf(t) < titles.indexOf(notes[0]!));
+    const level = heading ? heading.level! + 1 : (mode(notes.map((t) => t.level!)) ?? 1);
+    for (const t of notes) if (t.outlineLevel === undefined) t.level = level;
   }
   const used = [...new Set(titles.map((t) => t.level ?? 1))].sort((a, b) => a - b);
   for (const t of titles) t.level = Math.min(9, used.indexOf(t.level ?? 1) + 1);

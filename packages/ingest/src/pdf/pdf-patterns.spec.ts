@@ -33,11 +33,14 @@ describe('headingNumbering', () => {
     ['Appendix A Proofs', 'appendix', 'Appendix A', 1],
     ['II. RELATED WORK', 'roman', 'II', 1],
     ['B. Datasets', 'letter', 'B', 2],
+    ['NOTE 1. Significant Accounting Policies', 'note', 'Note 1', 1],
+    ['Note 12 - Long-Term Debt', 'note', 'Note 12', 1],
+    ['Note 3: Revenue', 'note', 'Note 3', 1],
   ])('reads %j', (text, kind, numbering, depth) => {
     expect(headingNumbering(text)).toEqual({ kind, text: numbering, depth });
   });
 
-  it.each(['2022 was a good year', 'Results', '3M Company', '10,000 units'])('finds none in %j', (text) => {
+  it.each(['2022 was a good year', 'Results', '3M Company', '10,000 units', 'Note 3 describes the plans', 'Notes to Consolidated Financial Statements'])('finds none in %j', (text) => {
     expect(headingNumbering(text)).toBeUndefined();
   });
 });

@@ -40,12 +40,12 @@ export function listMarker(text: string): ListMarker | undefined {
 }
 
 /** Kinds of heading numbering, from the outermost. */
-export type NumberingKind = 'part' | 'chapter' | 'appendix' | 'item' | 'section' | 'decimal' | 'roman' | 'letter';
+export type NumberingKind = 'part' | 'chapter' | 'appendix' | 'item' | 'note' | 'section' | 'decimal' | 'roman' | 'letter';
 
 /** Numbering found at the start of a heading. */
 export interface HeadingNumbering {
   kind: NumberingKind;
-  /** Normalised numbering: `2.3`, `Item 7A`, `PART II`, `Chapter 3`, `Appendix A`. */
+  /** Normalised numbering: `2.3`, `Item 7A`, `PART II`, `Chapter 3`, `Appendix A`, `Note 12`. */
   text: string;
   /** Nesting depth for `decimal` / `section` (`2.3.1` → 3); 1 otherwise, 2 for `letter`. */
   depth: number;
@@ -62,6 +62,9 @@ export function headingNumbering(text: string): HeadingNumbering | undefined {
   if (m) return { kind: 'appendix', text: m[2] ? `Appendix ${m[2].toUpperCase()}` : 'Appendix', depth: 1 };
   m = /^(item)\s+(\d{1,2})([a-z])?\b/i.exec(t);
   if (m) return { kind: 'item', text: `Item ${m[2]!}${(m[3] ?? '').toUpperCase()}`, depth: 1 };
+  // Numbered notes to financial statements: `NOTE 1. Significant Accounting Policies`, `Note 12 - Debt`, `Note 3: Revenue`.
+  m = /^(Note|NOTE)\s+(\d{1,2})([A-Za-z])?(?:\s*[.:\-–—]\s*|\s+)(?=[A-Z(“"'])/.exec(t);
+  if (m) return { kind: 'note', text: `Note ${m[2]!}${(m[3] ?? '').toUpperCase()}`, depth: 1 };
   m = /^(section)\s+(\d{1,2}(?:\.\d{1,2}){0,4})\b/i.exec(t);
   if (m) return { kind: 'section', text: `Section ${m[2]!}`, depth: m[2]!.split('.').length };
   m = /^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(?=[A-Za-z(“"'])/.exec(t);
