@@ -12,3 +12,5 @@ export type {
   ScriptedOpenAIServer,
   ScriptedOpenAIServerOptions,
 } from './scripted-openai-server.js';
+export { ROUTER_CONFORMANCE_DEFAULTS, ROUTER_CONFORMANCE_QUESTIONS, runRouterConformance } from './router-conformance.js';
+export type { RouterConformanceFactory, RouterConformanceOptions } from './router-conformance.js';
