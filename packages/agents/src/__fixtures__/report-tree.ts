@@ -1,0 +1,150 @@
+import { DocView } from '@doctree/index';
+import { DocTreeSchema, type DocTree, type DocTreeNode, type Observation } from '@doctree/schema';
+import { parseHtmlGrid } from '../observer/html-table-grid.js';
+import type { ObservableIndex } from '../observer/observer-types.js';
+
+type NodeInput = Partial<DocTreeNode> & Pick<DocTreeNode, 'node_id' | 'role'> & { page?: number; box?: [number, number, number, number] };
+
+/**
+ * Cash-flow statement as MinerU writes it: a two-level header (`(Millions)` spanning two rows, `Years ended
+ * December 31` spanning the year columns), section rows, accounting negatives and `$` signs in the first rows.
+ */
+export const CASH_FLOW_HTML = `<html><body><table>
+<tr><td rowspan="2">(Millions)</td><td colspan="3">Years ended December 31</td></tr>
+<tr><td>2018</td><td>2017</td><td>2016</td></tr>
+<tr><td>Cash Flows from Operating Activities</td><td></td><td></td><td></td></tr>
+<tr><td>Net income including noncontrolling interest</td><td>$ 5,363</td><td>$ 4,869</td><td>$ 5,058</td></tr>
+<tr><td>Depreciation and amortization</td><td>1,488</td><td>1,544</td><td>1,474</td></tr>
+<tr><td>Net cash provided by operating activities</td><td>6,439</td><td>6,240</td><td>6,662</td></tr>
+<tr><td>Cash Flows from Investing Activities</td><td></td><td></td><td></td></tr>
+<tr><td>Purchases of property, plant and equipment (PP&amp;E)</td><td>(1,577)</td><td>(1,373)</td><td>(1,420)</td></tr>
+<tr><td>Proceeds from sale of PP&amp;E and other assets</td><td>262</td><td>49</td><td>58</td></tr>
+<tr><td>Net cash used in investing activities</td><td>(222)</td><td>(3,086)</td><td>(1,403)</td></tr>
+<tr><td>Cash Flows from Financing Activities</td><td></td><td></td><td></td></tr>
+<tr><td>Dividends paid to shareholders</td><td>(3,193)</td><td>(2,803)</td><td>(2,678)</td></tr>
+<tr><td>Net cash used in financing activities</td><td>(6,701)</td><td>(2,655)</td><td>(4,626)</td></tr>
+</table></body></html>`;
+
+/** Segment table as a PDF extractor gives it: `$` signs in their own columns, one header row. */
+export const SEGMENT_ROWS = [
+  ['Segment', '', '2018', '', '2017'],
+  ['Safety and Industrial', '$', '12,345', '$', '11,890'],
+  ['Transportation and Electronics', '', '9,780', '', '9,452'],
+  ['Health Care', '', '6,021', '', '5,853'],
+  ['Consumer', '', '4,796', '', '4,731'],
+  ['Total net sales', '$', '32,765', '$', '31,657'],
+];
+
+/**
+ * A small annual report: MD&A (paragraphs with numbers and years, a list of segments, a chart and a photo with
+ * captions, a segment table) and the financial statements (a cash-flow table stored as HTML only). Pages 0–2.
+ */
+export function reportTree(): DocTree {
+  const cashFlow = parseHtmlGrid(CASH_FLOW_HTML);
+  const specs: Array<[NodeInput, string | null]> = [
+    [{ node_id: 'sec_0', role: 'document', title: 'Northwind Industries Annual Report 2018', level: 0 }, null],
+    [{ node_id: 'sec_1', role: 'section', title: 'Management’s Discussion and Analysis', level: 1, page: 0 }, 'sec_0'],
+    [{ node_id: 't_1', role: 'paragraph', text: 'Net sales increased 4.2% to $32,765 million in 2018 compared with $31,657 million in 2017, as shown in Figure 1.', page: 0, refs: [{ label: 'Figure 1', target: 'img_1' }] }, 'sec_1'],
+    [{ node_id: 'img_1', role: 'chart', label: 'Figure 1', caption_id: 'cap_1', page: 0, box: [72, 200, 540, 420] }, 'sec_1'],
+    [{ node_id: 't_9', role: 'paragraph', text: '2016 2017 2018', page: 0, box: [100, 400, 500, 415] }, 'sec_1'],
+    [{ node_id: 'cap_1', role: 'caption', text: 'Figure 1: Net sales by year, bar chart (in millions)', label: 'Figure 1', caption_of: 'img_1', page: 0 }, 'sec_1'],
+    [{ node_id: 't_2', role: 'paragraph', text: 'The company was founded in 1902 in Two Harbors, Minnesota. Its headquarters are located in Maplewood, Minnesota.', page: 0 }, 'sec_1'],
+    [{ node_id: 'img_2', role: 'image', label: 'Figure 2', caption_id: 'cap_2', page: 1, box: [72, 300, 300, 500] }, 'sec_1'],
+    [{ node_id: 'cap_2', role: 'caption', text: 'Figure 2: Photograph of the new Ohio plant', label: 'Figure 2', caption_of: 'img_2', page: 1 }, 'sec_1'],
+    [{ node_id: 'sec_3', role: 'section', title: 'Business Segments', level: 2, page: 1 }, 'sec_1'],
+    [{ node_id: 't_4', role: 'paragraph', text: 'Northwind manages its operations in four reportable units, each led by a president.', page: 1 }, 'sec_3'],
+    [{ node_id: 'list_1', role: 'list', text: 'Safety and Industrial\nTransportation and Electronics\nHealth Care\nConsumer', page: 1 }, 'sec_3'],
+    [
+      {
+        node_id: 'tab_2',
+        role: 'table',
+        label: 'Table 1',
+        caption_id: 'cap_3',
+        text: SEGMENT_ROWS.map((r) => r.join(' | ')).join('\n'),
+        table: { html: '', header_rows: 1, rows: SEGMENT_ROWS },
+        page: 1,
+      },
+      'sec_3',
+    ],
+    [{ node_id: 'cap_3', role: 'caption', text: 'Table 1: Net sales by business segment (in millions)', label: 'Table 1', caption_of: 'tab_2', page: 1 }, 'sec_3'],
+    [{ node_id: 'sec_2', role: 'section', title: 'Consolidated Statement of Cash Flows', level: 1, page: 2 }, 'sec_0'],
+    [
+      {
+        node_id: 'tab_1',
+        role: 'table',
+        label: 'Table 2',
+        text: cashFlow.rows.map((r) => r.join(' | ')).join('\n'),
+        table: { html: CASH_FLOW_HTML, header_rows: cashFlow.headerRows },
+        page: 2,
+      },
+      'sec_2',
+    ],
+    [{ node_id: 't_3', role: 'paragraph', text: 'Capital expenditures are shown as purchases of property, plant and equipment in the statement above.', page: 2 }, 'sec_2'],
+  ];
+  let text = '';
+  const nodes: DocTreeNode[] = specs.map(([input, parent], i) => {
+    const { page: inputPage, box, ...rest } = input;
+    const own = input.text ?? (input.role === 'section' || input.role === 'document' ? (input.title ?? '') : '');
+    if (text && own) text += '\n\n';
+    const start = text.length;
+    text += own;
+    const page = inputPage ?? 0;
+    return {
+      children: [],
+      level: input.level ?? 2,
+      text: own,
+      page_span: [page, page],
+      bboxes: input.role === 'document' ? [] : [{ page_idx: page, bbox: box ?? [72, 100 + i * 12, 540, 110 + i * 12] }],
+      read_order: i,
+      char_span: [start, text.length],
+      refs: [],
+      referenced_by: [],
+      source_block_ids: [],
+      parent_id: parent,
+      ...rest,
+    } as DocTreeNode;
+  });
+  const byId = new Map(nodes.map((n) => [n.node_id, n]));
+  for (const node of nodes) if (node.parent_id) byId.get(node.parent_id)!.children.push(node.node_id);
+  byId.get('img_1')!.referenced_by = ['t_1'];
+  for (const node of [...nodes].reverse()) {
+    for (const id of node.children) {
+      const child = byId.get(id)!;
+      node.char_span = [node.char_span[0], Math.max(node.char_span[1], child.char_span[1])];
+      node.page_span = [Math.min(node.page_span[0], child.page_span[0]), Math.max(node.page_span[1], child.page_span[1])];
+    }
+  }
+  byId.get('sec_0')!.char_span = [0, text.length];
+  return DocTreeSchema.parse({
+    format: 'doctree.mm',
+    version: 1,
+    doc: {
+      doc_id: 'northwind-2018',
+      title: 'Northwind Industries Annual Report 2018',
+      source: { filename: 'northwind-2018.pdf', kind: 'pdf', sha256: 'e'.repeat(64), bytes: 4321 },
+      page_count: 3,
+      pages: [0, 1, 2].map((p) => ({ page_idx: p, width: 612, height: 792, has_text_layer: true })),
+    },
+    text,
+    root_id: 'sec_0',
+    nodes,
+    generator: 'test',
+  });
+}
+
+/** The report tree as an observable index (no files): tree, view and a document folder that holds no PDF. */
+export function reportIndex(docDir = '/nonexistent/northwind-2018'): ObservableIndex {
+  const tree = reportTree();
+  return { tree, view: new DocView(tree), docDir };
+}
+
+/** A plain text observation (as the RAG baseline passes its chunks), anchored when `charStart` is given. */
+export function textObservation(nodeId: string, text: string, page = 1, charStart?: number): Observation {
+  return {
+    node_id: nodeId,
+    modality: 'text',
+    page,
+    bbox: null,
+    payload: { kind: 'text', text, heading_path: [], ...(charStart !== undefined ? { char_span: [charStart, charStart + text.length] as [number, number] } : {}) },
+  };
+}

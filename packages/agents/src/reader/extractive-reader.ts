@@ -1,0 +1,117 @@
+import type { ReadRequest, ReadResult } from '@doctree/schema';
+import { BaseReader, NOT_ANSWERABLE, type BaseReaderOptions } from './base-reader.js';
+import { DEFAULT_CONCEPTS, type Concept } from './concept-aliases.js';
+import { EvidenceSet, type Candidate } from './evidence-model.js';
+import { profileQuestion, type QuestionProfile } from './question-profile.js';
+import { tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates } from './table-candidates.js';
+import {
+  countObservedCandidates,
+  dateCandidates,
+  entityCandidates,
+  listCandidates,
+  textNumberCandidates,
+  yearCandidates,
+  yesNoCandidates,
+} from './text-candidates.js';
+
+/** Options of {@link ExtractiveReader}. */
+export interface ExtractiveReaderOptions extends BaseReaderOptions {
+  /** Below this confidence the answer is `Not answerable` (format None). Default 0.35. */
+  minConfidence?: number;
+  /** Reporting concepts and their line-item wordings. Default {@link DEFAULT_CONCEPTS}. */
+  concepts?: readonly Concept[];
+}
+
+/** Defaults of {@link ExtractiveReaderOptions}. */
+export const EXTRACTIVE_READER_DEFAULTS: Readonly<Required<Pick<ExtractiveReaderOptions, 'minConfidence' | 'concepts'>>> = { minConfidence: 0.35, concepts: DEFAULT_CONCEPTS };
+
+/** Maps a candidate score (term coverage plus bonuses, about 0–1.3) to a confidence. */
+function confidenceOf(score: number): number {
+  return Math.max(0, Math.min(0.95, 0.1 + 0.75 * score));
+}
+
+const sameAnswer = (a: Candidate, b: Candidate): boolean => JSON.stringify(a.answer) === JSON.stringify(b.answer);
+
+/**
+ * The offline reader: typed answers extracted from the observations, with exact supports. It reads the question
+ * (kind, expected format, years, units, scale, operations, named concepts), then scores candidates by kind:
+ * table cells (row label ∼ question terms and concepts, year columns, units; differences/percent changes/sums over
+ * years; highest/lowest rows), numbers in sentences (term coverage, closeness, year, unit), years and dates, list
+ * items and enumerations, short phrases, yes/no, and counts of observed figures/tables. Numbers honour the stated
+ * scale (`(Millions)`) and the scale asked (`in USD billions`); outflows shown in parentheses report their amount.
+ * Too little evidence gives `Not answerable` (format None). Every answer cites spans whose snippets are exact
+ * slices of the observations.
+ *
+ * @example
+ * ```ts
+ * const reader = new ExtractiveReader();
+ * const result = await reader.read({ question: 'What was FY2018 capex (USD millions)?', observations });
+ * // { answer: 1577, answer_format: 'Int', support: [{ node_id: 'tab_1', page: 60, snippet: 'Purchases of … | (1,577)' }] … }
+ * ```
+ */
+export class ExtractiveReader extends BaseReader {
+  readonly id = 'extractive-v1';
+  private readonly options: Required<Pick<ExtractiveReaderOptions, 'minConfidence' | 'concepts'>> & ExtractiveReaderOptions;
+
+  /** @param options confidence floor, concept lexicon and tracing hook. */
+  constructor(options: ExtractiveReaderOptions = {}) {
+    super(options);
+    this.options = { ...EXTRACTIVE_READER_DEFAULTS, ...options };
+  }
+
+  protected async _read(request: ReadRequest): Promise<ReadResult> {
+    const profile = profileQuestion(request.question, request.decision, this.options.concepts);
+    const notes = [`question kind ${profile.kind}, expected ${profile.format}${profile.years.length ? `, years ${profile.years.join('/')}` : ''}${profile.scale ? `, in ${profile.scale}s` : ''}`];
+    if (request.observations.length === 0) return this.none(notes, 'no evidence was observed');
+    const evidence = new EvidenceSet(request.observations, profile);
+    const candidates = this.candidates(profile, evidence).filter((c) => c.support.length > 0);
+    candidates.sort((a, b) => b.score - a.score);
+    const best = candidates[0];
+    if (!best) return this.none(notes, 'no candidate answer in the evidence');
+    let confidence = confidenceOf(best.score);
+    const rival = candidates.find((c) => !sameAnswer(c, best));
+    if (rival && best.score - rival.score < 0.05) {
+      confidence -= 0.1;
+      notes.push(`close alternative: ${JSON.stringify(rival.answer)}`);
+    }
+    if (confidence < this.options.minConfidence) {
+      return this.none([...notes, `best candidate ${JSON.stringify(best.answer)} (${best.notes[0] ?? ''}) is too weakly supported`], undefined, confidence);
+    }
+    return { answer: best.answer, answer_format: best.format, confidence, support: best.support, notes: [...notes, ...best.notes] };
+  }
+
+  private candidates(profile: QuestionProfile, evidence: EvidenceSet): Candidate[] {
+    switch (profile.kind) {
+      case 'count':
+        return [
+          ...countObservedCandidates(evidence),
+          ...textNumberCandidates(evidence, { integersOnly: true }),
+          ...tableNumberCandidates(evidence).filter((c) => typeof c.answer === 'number' && Number.isInteger(c.answer)),
+        ];
+      case 'number':
+        return [...tableComputeCandidates(evidence), ...tableExtremeCandidates(evidence), ...tableNumberCandidates(evidence), ...textNumberCandidates(evidence)];
+      case 'year':
+        return [...yearCandidates(evidence), ...tableExtremeCandidates(evidence)];
+      case 'date':
+        return dateCandidates(evidence);
+      case 'yes_no':
+        return yesNoCandidates(evidence);
+      case 'list':
+        return listCandidates(evidence);
+      case 'entity':
+      case 'text':
+        return [...tableExtremeCandidates(evidence), ...entityCandidates(evidence)];
+    }
+  }
+
+  private none(notes: string[], reason?: string, confidence = 0.5): ReadResult {
+    return {
+      answer: NOT_ANSWERABLE,
+      answer_format: 'None',
+      // Confidence that the question is not answerable from this evidence.
+      confidence: Math.max(0.2, Math.min(0.8, 1 - confidence)),
+      support: [],
+      notes: reason ? [...notes, reason] : notes,
+    };
+  }
+}

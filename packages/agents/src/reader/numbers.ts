@@ -1,0 +1,216 @@
+/**
+ * Numbers as documents write them: `(1,577)` negatives, `$ 5,363`, `4.2%`, `$1.5 billion`, `12.3x`, `−0.8`,
+ * spelled-out small counts. Shared by the table observer (units per column), the readers and the judger.
+ */
+
+/** Multipliers of the scales documents state (`in millions`, `$1.5 billion`, `(000s)`). */
+export const SCALE_FACTORS = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 } as const;
+
+/** A scale word, normalised. */
+export type Scale = keyof typeof SCALE_FACTORS;
+
+/** A number read from text. */
+export interface ParsedNumber {
+  /** The value as written, sign applied, scale NOT applied (`$1.5 billion` → 1.5). */
+  value: number;
+  /** The exact text matched. */
+  raw: string;
+  /** Written as a percentage (`4.2%`, `4.2 percent`). */
+  percent: boolean;
+  /** Currency symbol or code written with it (`$`, `€`, `£`, `¥`, `USD`…), normalised to a symbol when known. */
+  currency?: string;
+  /** Scale written right after it (`million`, `bn`, `k`). */
+  scale?: Scale;
+  /** Written with a multiplier suffix (`1.2x`). */
+  times?: boolean;
+  /** Digits after the decimal point as written. */
+  decimals: number;
+}
+
+/** A number found in running text, with its offsets. */
+export interface NumberMention extends ParsedNumber {
+  /** Offset of the first character of `raw` in the searched text. */
+  start: number;
+  /** Offset after the last character of `raw`. */
+  end: number;
+}
+
+const CURRENCY_CODES: Readonly<Record<string, string>> = {
+  $: '$', us$: '$', usd: '$', dollar: '$', dollars: '$', '€': '€', eur: '€', euro: '€', euros: '€', '£': '£', gbp: '£',
+  '¥': '¥', jpy: '¥', yen: '¥', rmb: '¥', cny: '¥', '₹': '₹', inr: '₹', chf: 'CHF', cad: 'C$', 'c$': 'C$', aud: 'A$', 'a$': 'A$',
+};
+
+const SCALE_WORDS: Readonly<Record<string, Scale>> = {
+  thousand: 'thousand', thousands: 'thousand', k: 'thousand', '000': 'thousand', "000's": 'thousand', '000s': 'thousand',
+  million: 'million', millions: 'million', mn: 'million', mm: 'million', m: 'million', mio: 'million',
+  billion: 'billion', billions: 'billion', bn: 'billion', b: 'billion', trillion: 'trillion', trillions: 'trillion', tn: 'trillion',
+};
+
+/** Normalises a scale word (`millions`, `bn`, `000s`) to a {@link Scale}, or undefined. */
+export function scaleFromWord(word: string): Scale | undefined {
+  return SCALE_WORDS[word.toLowerCase().replace(/[.\s]/g, '')];
+}
+
+/** Normalises a currency symbol or code (`USD`, `US$`, `€`) to a symbol, or undefined. */
+export function currencyFromWord(word: string): string | undefined {
+  return CURRENCY_CODES[word.toLowerCase().replace(/\s/g, '')];
+}
+
+const MINUS = /[−–—‒]/g;
+
+/**
+ * Parses one table cell or short value: `(1,577)` → -1577, `$ 5,363` → 5363 ($), `4.2%` → 4.2 (percent),
+ * `1.2x` → 1.2 (times), `—` / `n/a` / text → null. Footnote markers (`1,234(a)`, `1,234*`) are ignored.
+ */
+export function parseNumberCell(cell: string): ParsedNumber | null {
+  let text = cell.replace(MINUS, '-').replace(/\u00a0/g, ' ').trim();
+  if (!text) return null;
+  text = text.replace(/\s*(?:\([a-z]\)|\*+|†|‡)$/i, '').trim();
+  const m = /^([-+]?)\s*(\()?\s*([-+]?)\s*(US\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|JPY|RMB|CHF)?\s*([-+]?)\s*((?:\d{1,3}(?:[,\s]\d{3})+|\d+)(?:\.\d+)?|\.\d+)\s*(%|percent|pct|x|times|bps)?\s*(thousands?|millions?|billions?|trillions?|bn|mn|mm|k|m|b)?\s*(\))?\s*(%)?$/i.exec(text);
+  if (!m) return null;
+  const [, sign1, open, sign2, currency, sign3, digits, suffix, scaleWord, close, trailingPercent] = m;
+  if (Boolean(open) !== Boolean(close)) return null;
+  const value = Number(digits!.replace(/[,\s]/g, ''));
+  if (!Number.isFinite(value)) return null;
+  const negative = Boolean(open) || sign1 === '-' || sign2 === '-' || sign3 === '-';
+  const suffixLower = suffix?.toLowerCase();
+  const out: ParsedNumber = {
+    value: negative ? -value : value,
+    raw: cell.trim(),
+    percent: suffixLower === '%' || suffixLower === 'percent' || suffixLower === 'pct' || trailingPercent === '%',
+    decimals: digits!.includes('.') ? digits!.split('.')[1]!.length : 0,
+  };
+  if (currency) out.currency = currencyFromWord(currency) ?? currency;
+  const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
+  if (scale) out.scale = scale;
+  if (suffixLower === 'x' || suffixLower === 'times') out.times = true;
+  return out;
+}
+
+const WORD_NUMBERS: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+  thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+};
+
+const MENTION_RE = new RegExp(
+  [
+    '(?:(?<cur>US\\$|C\\$|A\\$|[$€£¥₹]|\\b(?:USD|EUR|GBP|JPY|RMB|CHF)\\b)\\s?)?',
+    '(?<neg>\\()?(?<sign>[-−–]|\\+)?',
+    '(?<num>(?<![\\d.,])(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?![\\d]))',
+    '(?<close>\\))?',
+    '(?:\\s?(?<pct>%|percent\\b|per cent\\b|pct\\b|bps\\b|basis points\\b|x\\b|times\\b))?',
+    '(?:\\s?(?<scale>thousands?\\b|millions?\\b|billions?\\b|trillions?\\b|bn\\b|mn\\b|k\\b|m\\b|b\\b))?',
+  ].join(''),
+  'gi',
+);
+const WORD_MENTION_RE = new RegExp(`\\b(${Object.keys(WORD_NUMBERS).join('|')})\\b`, 'gi');
+
+/**
+ * Every number in running text with its offsets: currency before it, `%`/`percent`, scale words after it
+ * (`$32,765 million`, `1.5 bn`), parentheses negatives. Spelled-out numbers (`three`) are included when
+ * `words` is true. Dates' day numbers and years are included (callers decide what to skip).
+ */
+export function findNumbers(text: string, options: { words?: boolean } = {}): NumberMention[] {
+  const out: NumberMention[] = [];
+  for (const m of text.matchAll(MENTION_RE)) {
+    const g = m.groups!;
+    const num = g['num'];
+    if (!num) continue;
+    // Leading letters glued to digits (`Q4`, `FY2018`, `H1`) are labels, not quantities; keep FY years as years.
+    const before = text[m.index - 1];
+    if (!g['cur'] && before !== undefined && /[A-Za-z]/.test(before) && !/^(19|20)\d\d$/.test(num)) continue;
+    let start = m.index;
+    let raw = m[0];
+    // Balanced parentheses only count as a negative sign.
+    const negative = Boolean(g['neg'] && g['close']);
+    if (g['neg'] && !g['close']) {
+      const cut = raw.indexOf('(');
+      start += cut + 1;
+      raw = raw.slice(cut + 1);
+    }
+    if (!g['neg'] && g['close']) raw = raw.slice(0, raw.lastIndexOf(')')) + raw.slice(raw.lastIndexOf(')') + 1);
+    const trimmed = raw.trimEnd();
+    const leading = trimmed.length - trimmed.trimStart().length;
+    start += leading;
+    raw = trimmed.trimStart();
+    const value = Number(num.replace(/,/g, ''));
+    const pct = g['pct']?.toLowerCase();
+    const scaleWord = g['scale'];
+    // `m`/`b`/`k` count as scales only right after currency amounts (`$1.2m`), not in `5 m` (metres).
+    let scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
+    if (scaleWord && scaleWord.length === 1 && !g['cur']) {
+      scale = undefined;
+      raw = raw.slice(0, raw.length - scaleWord.length).trimEnd();
+    }
+    const mention: NumberMention = {
+      value: negative || g['sign'] === '-' || g['sign'] === '−' || g['sign'] === '–' ? -value : value,
+      raw,
+      start,
+      end: start + raw.length,
+      percent: pct === '%' || pct === 'percent' || pct === 'per cent' || pct === 'pct',
+      decimals: num.includes('.') ? num.split('.')[1]!.length : 0,
+    };
+    if (g['cur']) mention.currency = currencyFromWord(g['cur']) ?? g['cur'];
+    if (scale) mention.scale = scale;
+    if (pct === 'x' || pct === 'times') mention.times = true;
+    out.push(mention);
+  }
+  if (options.words) {
+    for (const m of text.matchAll(WORD_MENTION_RE)) {
+      out.push({ value: WORD_NUMBERS[m[1]!.toLowerCase()]!, raw: m[0], start: m.index, end: m.index + m[0].length, percent: false, decimals: 0 });
+    }
+    out.sort((a, b) => a.start - b.start);
+  }
+  return out;
+}
+
+/** True for a plausible calendar year (1900–2099) written as four bare digits. */
+export function isYearLike(mention: Pick<ParsedNumber, 'value' | 'raw' | 'percent' | 'currency' | 'decimals'>): boolean {
+  return (
+    mention.decimals === 0 &&
+    !mention.percent &&
+    mention.currency === undefined &&
+    Number.isInteger(mention.value) &&
+    mention.value >= 1900 &&
+    mention.value <= 2099 &&
+    /^(?:FY\s?)?\d{4}$/i.test(mention.raw.trim())
+  );
+}
+
+/** Finds a scale stated for a table or passage: `(Millions)`, `in thousands`, `($ in millions)`, `(000s)`, `€m`. */
+export function findStatedScale(text: string): Scale | undefined {
+  const patterns = [
+    /\(\s*(?:in\s+)?(?:[$€£¥]|US\$|USD|EUR|GBP|dollars|euros)?\s*(?:in\s+)?(thousands|millions|billions)\b[^)]*\)/i,
+    /\b(?:in|amounts in|dollars in|expressed in|figures in|stated in|presented in)\s+(?:[$€£¥]|US\$|USD|EUR|GBP)?\s*(thousands|millions|billions)\b/i,
+    /\b(?:in|of)\s+(?:[$€£¥]|US\$|USD|EUR|GBP)?\s*(thousands|millions|billions)\s+of\s+(?:U\.?S\.?\s+)?(?:dollars|euros|pounds|yen)\b/i,
+    /\b(?:USD|EUR|GBP|US\$|\$|€|£)\s?(thousands|millions|billions|mn|bn|m|k)\b(?![a-z])/i,
+    /\(\s*(?:[$€£]\s?)?(000s?|000's)\s*\)/i,
+    /^\s*\(?\s*(thousands|millions|billions)\s*\)?\s*$/i,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m) {
+      const scale = scaleFromWord(m[1]!);
+      if (scale) return scale;
+    }
+  }
+  return undefined;
+}
+
+/** Formats a number for an answer: integers without decimals, others rounded to `maxDecimals` (trailing zeros dropped). */
+export function formatNumber(value: number, maxDecimals = 4): number {
+  if (Number.isInteger(value)) return value;
+  const factor = 10 ** maxDecimals;
+  return Math.round(value * factor) / factor;
+}
+
+/** Renders a value with its unit and scale for people: `$1,577 million`, `4.2%`, `1.3x`. */
+export function describeQuantity(value: number, unit: { currency?: string; percent?: boolean; scale?: Scale; times?: boolean }): string {
+  const abs = Math.abs(value);
+  const digits = abs.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  const sign = value < 0 ? '-' : '';
+  if (unit.percent) return `${sign}${digits}%`;
+  if (unit.times) return `${sign}${digits}x`;
+  return `${sign}${unit.currency ?? ''}${digits}${unit.scale ? ` ${unit.scale}` : ''}`;
+}

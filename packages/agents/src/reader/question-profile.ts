@@ -1,0 +1,176 @@
+import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
+import { conceptsIn, DEFAULT_CONCEPTS, type Concept } from './concept-aliases.js';
+import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
+import { sentenceSpans, wordTokens } from './text-spans.js';
+
+/** What kind of value answers a question. */
+export type AnswerKind = 'count' | 'number' | 'year' | 'date' | 'yes_no' | 'list' | 'entity' | 'text';
+
+/** Objects a "how many" question can count among observations. */
+export type CountTarget = 'figure' | 'table' | 'chart' | 'image';
+
+/** A question term with its weight (instruction sentences and generic words weigh less). */
+export interface WeightedTerm {
+  stem: string;
+  word: string;
+  weight: number;
+}
+
+/** A question read for extraction: kind, expected format, weighted terms, years, units, scale, operations, concepts. */
+export interface QuestionProfile {
+  question: string;
+  kind: AnswerKind;
+  /** The router's expected format, else one derived from `kind`. */
+  format: AnswerFormat;
+  /** True when the router (not this profile) fixed the format. */
+  formatFromDecision: boolean;
+  countTarget?: CountTarget;
+  terms: WeightedTerm[];
+  years: number[];
+  wantsPercent: boolean;
+  wantsCurrency: boolean;
+  /** Scale the answer is asked in (`in USD millions`). */
+  scale?: Scale;
+  operations: Operation[];
+  concepts: Concept[];
+  /** Superlative asked (`highest`, `lowest`). */
+  extreme?: 'max' | 'min';
+  /** Raw numbers written in the question (never answers by themselves). */
+  questionNumbers: Set<number>;
+}
+
+/** Question words and generic request words that carry no evidence. */
+const QUESTION_STOP = new Set(
+  `what which who whom whose when where why how many much is are was were be been do does did the a an of in on for to from by with and or as at
+  that this these those it its their there than then according based give provide response answer question relying details detail shown show shows
+  please state report reported document documents page pages value values amount amounts number total data information mention mentioned
+  mentions describe described statement statements fy fiscal year years usd dollar dollars million millions billion billions thousand thousands
+  percent percentage round rounded decimal decimals nearest place places calculate calculated compute computed using use used can could would should will
+  about into over under between during any all each per also only if not no yes provided given listed list name named there here whole entire`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+const INSTRUCTION = /^(?:give|provide|answer|round|please|respond|express|use|using|assume|calculate|compute|note|show your|return|format)\b/i;
+
+function yearsIn(text: string): number[] {
+  const years = new Set<number>();
+  for (const m of text.matchAll(/\b(?:FY|fiscal(?:\s+year)?\s*)'?(\d{4}|\d{2})\b/gi)) {
+    const v = m[1]!.length === 2 ? 2000 + Number(m[1]) : Number(m[1]);
+    if (v >= 1900 && v <= 2099) years.add(v);
+  }
+  for (const m of text.matchAll(/(?<![\d.,$])\b(19\d{2}|20\d{2})\b(?![\d,.]\d|\s?%)/g)) years.add(Number(m[1]));
+  return [...years].sort((a, b) => a - b);
+}
+
+/**
+ * @param quantity the question asks in a currency or scale (`in USD millions`) or names a reporting concept
+ *   (`capital expenditure`): a quantity unless it asks who/which/where.
+ */
+function detectKind(q: string, format: AnswerFormat | null, quantity: boolean): { kind: AnswerKind; countTarget?: CountTarget } {
+  const lower = q.toLowerCase();
+  const count = /\bhow many\b|\bthe number of\b|\bcount (?:of|the)\b/.test(lower);
+  if (count) {
+    const target = /\bhow many\s+(?:\w+\s+){0,3}?(figures?|tables?|charts?|graphs?|plots?|images?|pictures?|photos?|photographs?|diagrams?|illustrations?)\b/.exec(lower)?.[1];
+    if (target) {
+      const t = target.replace(/s$/, '');
+      const countTarget: CountTarget = t === 'table' ? 'table' : t === 'chart' || t === 'graph' || t === 'plot' ? 'chart' : t === 'figure' || t === 'diagram' || t === 'illustration' ? 'figure' : 'image';
+      return { kind: 'count', countTarget };
+    }
+    return { kind: 'count' };
+  }
+  if (format === 'List' || /^\s*(?:list|name|enumerate|identify)\b|\bwhat are (?:the|all)\b|\bwhich (?:\w+ ){0,3}(?:are|were)\b/.test(lower)) return { kind: 'list' };
+  if (/^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(lower) && !/\bor\b/.test(lower)) return { kind: 'yes_no' };
+  if (/\b(?:what|which|in what|in which)\s+(?:fiscal\s+|calendar\s+)?year\b/.test(lower)) return { kind: 'year' };
+  if (/\b(?:what|which|on what)\s+(?:is the |was the )?date\b|\bwhen\b/.test(lower)) return { kind: 'date' };
+  if (format === 'Int' || format === 'Float') return { kind: 'number' };
+  if (
+    /\bhow (?:much|long|old|far|big|large|high|low)\b|%|\bpercent(?:age)?\b|\bratio\b|\brate\b|\bmargin\b|\bamount\b|\bvalue\b|\bgrowth\b|\bchange\b|\btotal\b|\baverage\b|\bprice\b|\bcost\b/.test(lower) &&
+    !/^\s*(?:who|which|where)\b/.test(lower)
+  ) {
+    return { kind: 'number' };
+  }
+  if (/^\s*(?:who|whose|whom|which|where)\b|\bwhat (?:is|was) the name\b|\bwhat company\b/.test(lower)) return { kind: 'entity' };
+  if (quantity) return { kind: 'number' };
+  return { kind: 'text' };
+}
+
+const FORMAT_OF: Record<AnswerKind, AnswerFormat> = {
+  count: 'Int',
+  number: 'Float',
+  year: 'Int',
+  date: 'Str',
+  yes_no: 'Str',
+  list: 'List',
+  entity: 'Str',
+  text: 'Str',
+};
+
+const OPERATION_WORDS: Array<[RegExp, Operation]> = [
+  [/\bpercent(?:age)? change\b|\bgrowth rate\b|\b(?:grew|increased|decreased|declined) by what percent/i, 'percent_change'],
+  [/\bdifference\b|\bchange (?:in|from)\b|\bincrease (?:in|from)\b|\bdecrease (?:in|from)\b/i, 'difference'],
+  [/\bratio\b|\bdivided by\b/i, 'ratio'],
+  [/\baverage\b|\bmean\b/i, 'average'],
+  [/\bsum\b|\bcombined\b|\baltogether\b|\bin total\b/i, 'sum'],
+];
+
+/**
+ * Reads a question for the extractive reader: answer kind and format (the router's `expected_format` wins),
+ * weighted content terms (instruction sentences such as "Give a response…" weigh 0.3), years (`FY2018`, `2018`),
+ * units and the scale asked (`in USD millions`), operations, superlatives and named reporting concepts.
+ */
+export function profileQuestion(question: string, decision?: RouterDecision, concepts: readonly Concept[] = DEFAULT_CONCEPTS): QuestionProfile {
+  const signals = decision?.signals;
+  const expected = signals?.expected_format ?? null;
+  const lowerQ = question.toLowerCase();
+  const matchedConcepts = conceptsIn(question, concepts);
+  const quantity =
+    matchedConcepts.length > 0 || /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£|\b(?:thousands|millions|billions)\b/.test(lowerQ);
+  const { kind, countTarget } = detectKind(question, expected, quantity);
+  const terms = new Map<string, WeightedTerm>();
+  for (const span of sentenceSpans(question.replace(/\?\s+/g, '?\n'))) {
+    const sentence = question.replace(/\?\s+/g, '?\n').slice(span.start, span.end);
+    const weight = INSTRUCTION.test(sentence) ? 0.3 : 1;
+    for (const token of wordTokens(sentence)) {
+      const lower = token.word.toLowerCase();
+      if (QUESTION_STOP.has(lower) || /^\d/.test(lower) || lower.length < 2) continue;
+      if (/^fy\d+$/i.test(lower)) continue;
+      const prev = terms.get(token.stem);
+      if (!prev || prev.weight < weight) terms.set(token.stem, { stem: token.stem, word: lower, weight });
+    }
+  }
+  const lower = question.toLowerCase();
+  const years = [...new Set([...(signals?.years ?? []), ...yearsIn(question)])].sort((a, b) => a - b);
+  const units = (signals?.units ?? []).map((u) => u.toLowerCase());
+  const wantsPercent = /%|\bpercent(?:age)?\b|\bpct\b/.test(lower) || units.some((u) => u === '%' || u.startsWith('percent'));
+  const wantsCurrency = /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£/.test(lower) || units.some((u) => /^(?:\$|usd|eur|€|£|gbp|dollars?)$/.test(u));
+  const scaleWord = /\b(?:in|usd|\$|eur|dollars?)\s*(?:usd\s*|\$\s*)?(thousands|millions|billions)\b/i.exec(question)?.[1] ?? units.map((u) => scaleFromWord(u)).find(Boolean);
+  const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
+  const operations = new Set<Operation>(signals?.operations ?? []);
+  for (const [re, op] of OPERATION_WORDS) if (re.test(question)) operations.add(op);
+  if (kind === 'count') operations.add('count');
+  const extreme = /\b(?:highest|largest|biggest|greatest|most|maximum|top|best|peak)\b/.test(lower)
+    ? 'max'
+    : /\b(?:lowest|smallest|least|minimum|fewest|worst)\b/.test(lower)
+      ? 'min'
+      : undefined;
+  const questionNumbers = new Set(findNumbers(question).map((n) => Math.abs(n.value)));
+  for (const y of years) questionNumbers.add(y);
+  const format: AnswerFormat = expected && expected !== 'None' ? expected : FORMAT_OF[kind];
+  return {
+    question,
+    kind,
+    format,
+    formatFromDecision: Boolean(expected && expected !== 'None'),
+    ...(countTarget ? { countTarget } : {}),
+    terms: [...terms.values()],
+    years,
+    wantsPercent,
+    wantsCurrency,
+    ...(scale ? { scale } : {}),
+    operations: [...operations],
+    concepts: matchedConcepts,
+    ...(extreme ? { extreme } : {}),
+    questionNumbers,
+  };
+}

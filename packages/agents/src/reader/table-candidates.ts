@@ -1,0 +1,252 @@
+import type { AnswerFormat, Support } from '@doctree/schema';
+import type { Concept } from './concept-aliases.js';
+import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
+import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, SCALE_FACTORS, type ParsedNumber, type Scale } from './numbers.js';
+import { supportFor } from './observation-text.js';
+import type { QuestionProfile } from './question-profile.js';
+
+/** A numeric cell matched to the question: its row, column, value and how well each matched. */
+interface CellMatch {
+  entry: EvidenceEntry;
+  row: number;
+  col: number;
+  label: string;
+  cell: string;
+  parsed: ParsedNumber;
+  rowScore: number;
+  concept?: Concept;
+  score: number;
+  notes: string[];
+}
+
+const OUTFLOW_LABEL = /^\s*(?:purchases?|payments?|repurchases?|acquisitions?|additions?|capital expenditures?|dividends paid|cash paid|repayments?)\b/i;
+const SIGNED_QUESTION = /\b(?:change|net|decrease|increase|loss|gain|deficit|difference|inflow|outflow)\b/i;
+
+function columnYears(header: string): number[] {
+  const out: number[] = [];
+  for (const m of header.matchAll(/(?:FY\s?'?|fiscal\s+)?\b((?:19|20)\d{2})\b|\bFY\s?'?(\d{2})\b/gi)) out.push(m[1] ? Number(m[1]) : 2000 + Number(m[2]));
+  return out;
+}
+
+/** Label of a body row: its leading non-numeric cells joined (a year in the first cell is a label too). */
+function rowLabel(row: readonly string[]): { label: string; firstValue: number } {
+  const parts: string[] = [];
+  let c = 0;
+  for (; c < row.length; c++) {
+    const cell = row[c]!;
+    const parsed = cell ? parseNumberCell(cell) : null;
+    if (parsed && !(c === 0 && isYearLike(parsed))) break;
+    if (cell && !parts.includes(cell)) parts.push(cell);
+  }
+  return { label: parts.join(' '), firstValue: c };
+}
+
+/** The span of a row in the table's text: from the row label to the end of the cell (same line). */
+export function tableRowSupport(entry: EvidenceEntry, label: string, cell: string): Support {
+  const { text } = entry.text;
+  let offset = 0;
+  let fallback: { start: number; end: number } | undefined;
+  for (const line of text.split('\n')) {
+    const labelAt = label ? line.indexOf(label) : 0;
+    if (labelAt >= 0) {
+      const cellAt = line.indexOf(cell, labelAt + label.length);
+      if (cellAt >= 0) return supportFor(entry.observation, offset + labelAt, offset + cellAt + cell.length, entry.text);
+    }
+    if (!fallback && line.includes(cell) && label && line.toLowerCase().includes(label.toLowerCase().slice(0, 12))) fallback = { start: offset, end: offset + line.length };
+    offset += line.length + 1;
+  }
+  if (fallback) return supportFor(entry.observation, fallback.start, fallback.end, entry.text);
+  const at = text.indexOf(cell);
+  return at >= 0 ? supportFor(entry.observation, at, at + cell.length, entry.text) : supportFor(entry.observation, 0, Math.min(text.length, 200), entry.text);
+}
+
+/** Scale of a table: its payload scale, else one stated in its caption or columns. */
+function tableScale(entry: EvidenceEntry): Scale | undefined {
+  const p = entry.observation.payload;
+  if (p.kind !== 'table') return undefined;
+  return (p.scale ? scaleFromWord(p.scale) : undefined) ?? findStatedScale([p.caption ?? '', ...p.columns].join(' '));
+}
+
+/** Converts a value from the evidence scale to the scale asked; returns the value and a note when converted. */
+export function rescale(value: number, from: Scale | undefined, to: Scale | undefined): { value: number; note?: string } {
+  if (!from || !to || from === to) return { value };
+  const converted = (value * SCALE_FACTORS[from]) / SCALE_FACTORS[to];
+  return { value: Math.round(converted * 1e6) / 1e6, note: `converted from ${from}s to ${to}s` };
+}
+
+/** Final numeric answer from a matched value: scale conversion, outflow magnitude, format. */
+export function numericAnswer(
+  profile: QuestionProfile,
+  parsed: ParsedNumber,
+  evidenceScale: Scale | undefined,
+  context: { label: string; concept?: Concept; unit?: string | null },
+): { answer: number | string; format: AnswerFormat; notes: string[] } {
+  const notes: string[] = [];
+  let value = parsed.value;
+  const scale = parsed.scale ?? evidenceScale;
+  if (!parsed.percent) {
+    const r = rescale(value, scale, profile.scale);
+    value = r.value;
+    if (r.note) notes.push(r.note);
+  }
+  if (value < 0 && (context.concept?.outflow || OUTFLOW_LABEL.test(context.label)) && !SIGNED_QUESTION.test(profile.question)) {
+    value = Math.abs(value);
+    notes.push(`"${context.label}" is an outflow shown as ${parsed.raw}; its amount is reported`);
+  }
+  const unit = {
+    ...(parsed.currency || (context.unit && context.unit !== '%') ? { currency: parsed.currency ?? context.unit ?? '' } : {}),
+    percent: parsed.percent || context.unit === '%',
+    ...(profile.scale ?? scale ? { scale: (profile.scale ?? scale)! } : {}),
+    ...(parsed.times ? { times: true } : {}),
+  };
+  notes.push(`value: ${describeQuantity(value, unit)}`);
+  if (profile.format === 'Str' && profile.formatFromDecision) return { answer: describeQuantity(value, unit), format: 'Str', notes };
+  // The router's Float stays Float; otherwise whole numbers are Int.
+  const format: AnswerFormat = Number.isInteger(value) && parsed.decimals === 0 && !(profile.format === 'Float' && profile.formatFromDecision) ? 'Int' : 'Float';
+  return { answer: value, format, notes };
+}
+
+/** Every numeric cell of the observed tables scored against the question (best first). */
+export function scoreTableCells(evidence: EvidenceSet): CellMatch[] {
+  const { profile } = evidence;
+  const out: CellMatch[] = [];
+  for (const entry of evidence.entries) {
+    const p = entry.observation.payload;
+    if (p.kind !== 'table' || p.rows.length === 0) continue;
+    const headerYears = p.columns.map(columnYears);
+    const anyYearColumns = headerYears.some((y) => y.length > 0);
+    p.rows.forEach((row, r) => {
+      const { label, firstValue } = rowLabel(row);
+      if (!label) return;
+      const cov = evidence.coverage(label, entry.contextStems);
+      const yearRow = profile.years.length > 0 && columnYears(label).some((y) => profile.years.includes(y));
+      // The row label itself must name something the question asks about (context alone never qualifies a row).
+      if (!yearRow && (cov.primary === 0 || cov.score < 0.2)) return;
+      const totalRow = /^\s*total\b/i.test(label) && !/\btotal\b/i.test(profile.question);
+      for (let c = Math.max(1, firstValue); c < row.length; c++) {
+        const cell = row[c]!;
+        const parsed = parseNumberCell(cell);
+        if (!parsed || isYearLike(parsed)) continue;
+        const notes: string[] = [];
+        const header = p.columns[c] ?? '';
+        let score = cov.score + (cov.concept ? 0.1 : 0);
+        const years = headerYears[c] ?? [];
+        if (yearRow) {
+          // Years run down the rows: the column label carries the question's terms.
+          score = Math.max(score, evidence.coverage(header, entry.contextStems).score) + 0.25;
+        } else if (profile.years.length > 0) {
+          if (years.some((y) => profile.years.includes(y))) score += 0.25;
+          else if (years.length > 0) score -= 0.35;
+          else if (anyYearColumns) score -= 0.1;
+        } else {
+          score -= 0.03 * (c - firstValue);
+        }
+        if (header && !yearRow) score += 0.1 * evidence.coverage(header).score;
+        const percent = parsed.percent || p.units[c] === '%';
+        if (profile.wantsPercent) score += percent ? 0.1 : -0.25;
+        else if (percent && profile.kind === 'number' && (profile.wantsCurrency || profile.scale)) score -= 0.25;
+        if (totalRow) score -= 0.05;
+        score -= 0.01 * entry.rank;
+        out.push({ entry, row: r, col: c, label, cell, parsed, rowScore: cov.score, ...(cov.concept ? { concept: cov.concept } : {}), score, notes });
+      }
+    });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Numeric lookups in tables: the best cell's value with its row as support. */
+export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candidate[] {
+  return scoreTableCells(evidence)
+    .slice(0, limit)
+    .map((m) => {
+      const p = m.entry.observation.payload;
+      const unit = p.kind === 'table' ? p.units[m.col] : null;
+      const value = numericAnswer(evidence.profile, m.parsed, tableScale(m.entry), { label: m.label, ...(m.concept ? { concept: m.concept } : {}), unit: unit ?? null });
+      const column = p.kind === 'table' ? p.columns[m.col] : '';
+      return {
+        answer: value.answer,
+        format: value.format,
+        score: m.score,
+        support: [tableRowSupport(m.entry, m.label, m.cell)],
+        notes: [`table ${m.entry.observation.node_id}: row "${m.label}", column "${column}", cell ${m.cell}`, ...m.notes, ...value.notes],
+      };
+    });
+}
+
+/**
+ * Arithmetic over one table row across the years asked (difference, percent change, sum, average), when the
+ * question names two or more years and an operation.
+ */
+export function tableComputeCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  const ops = profile.operations.filter((o) => o === 'difference' || o === 'percent_change' || o === 'sum' || o === 'average');
+  if (ops.length === 0 || profile.years.length < 2) return [];
+  const cells = scoreTableCells(evidence);
+  const best = cells[0];
+  if (!best) return [];
+  const sameRow = cells.filter((c) => c.entry === best.entry && c.row === best.row);
+  const p = best.entry.observation.payload;
+  if (p.kind !== 'table') return [];
+  const byYear = new Map<number, CellMatch>();
+  for (const c of sameRow) for (const y of columnYears(p.columns[c.col] ?? '')) if (profile.years.includes(y) && !byYear.has(y)) byYear.set(y, c);
+  if (byYear.size < 2) return [];
+  const years = [...byYear.keys()].sort((a, b) => a - b);
+  const first = byYear.get(years[0]!)!;
+  const last = byYear.get(years[years.length - 1]!)!;
+  const op = ops[0]!;
+  const values = years.map((y) => byYear.get(y)!.parsed.value);
+  let value: number;
+  if (op === 'difference') value = last.parsed.value - first.parsed.value;
+  else if (op === 'percent_change') {
+    if (first.parsed.value === 0) return [];
+    value = ((last.parsed.value - first.parsed.value) / Math.abs(first.parsed.value)) * 100;
+  } else if (op === 'sum') value = values.reduce((a, b) => a + b, 0);
+  else value = values.reduce((a, b) => a + b, 0) / values.length;
+  value = Math.round(value * 1e4) / 1e4;
+  const support = years.map((y) => tableRowSupport(best.entry, best.label, byYear.get(y)!.cell));
+  const scale = tableScale(best.entry);
+  const scaled = op === 'percent_change' ? { value } : rescale(value, scale, profile.scale);
+  return [
+    {
+      answer: scaled.value,
+      format: Number.isInteger(scaled.value) && profile.format !== 'Float' ? 'Int' : 'Float',
+      score: best.rowScore + 0.2,
+      support,
+      notes: [`${op} of "${best.label}" over ${years.join(', ')}: ${values.join(', ')} → ${scaled.value}${op === 'percent_change' ? '%' : ''}`, ...(scaled.note ? [scaled.note] : [])],
+    },
+  ];
+}
+
+/** "Which row has the highest/lowest value" over a year (or the first value) column. */
+export function tableExtremeCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  if (!profile.extreme) return [];
+  const out: Candidate[] = [];
+  for (const entry of evidence.entries) {
+    const p = entry.observation.payload;
+    if (p.kind !== 'table' || p.rows.length < 2) continue;
+    const context = evidence.coverage([p.caption ?? '', ...p.columns].join(' '));
+    if (context.score < 0.15) continue;
+    let col = p.columns.findIndex((h) => columnYears(h).some((y) => profile.years.includes(y)));
+    if (col < 0) {
+      const scored = p.columns.map((h, i) => ({ i, s: i === 0 ? -1 : evidence.coverage(h).score }));
+      scored.sort((a, b) => b.s - a.s);
+      col = scored[0] && scored[0].s > 0 ? scored[0].i : 1;
+    }
+    const rows = p.rows
+      .map((row) => ({ row, label: rowLabel(row).label, parsed: parseNumberCell(row[col] ?? '') }))
+      .filter((r) => r.label && r.parsed && !/^\s*total\b/i.test(r.label));
+    if (rows.length < 2) continue;
+    rows.sort((a, b) => (profile.extreme === 'max' ? b.parsed!.value - a.parsed!.value : a.parsed!.value - b.parsed!.value));
+    const top = rows[0]!;
+    const asksLabel = profile.kind === 'entity' || profile.kind === 'text' || /^\s*(?:which|who|what (?:company|segment|country|region|product|year|category))\b/i.test(profile.question);
+    out.push({
+      answer: asksLabel ? top.label : top.parsed!.value,
+      format: asksLabel ? 'Str' : Number.isInteger(top.parsed!.value) ? 'Int' : 'Float',
+      score: context.score + 0.25,
+      support: [tableRowSupport(entry, top.label, top.row[col]!)],
+      notes: [`${profile.extreme} of column "${p.columns[col]}" in ${entry.observation.node_id}: "${top.label}" (${top.row[col]})`],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,332 @@
+import type { Observation, Support } from '@doctree/schema';
+import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
+import { findNumbers, findStatedScale, isYearLike, type NumberMention } from './numbers.js';
+import { supportFor } from './observation-text.js';
+import { numericAnswer } from './table-candidates.js';
+import type { TextSpan } from './text-spans.js';
+import { stemWord, wordTokens } from './text-spans.js';
+
+/** A sentence of an observation scored against the question. */
+interface ScoredSentence {
+  entry: EvidenceEntry;
+  span: TextSpan;
+  text: string;
+  score: number;
+  /** Offsets of matched question terms in `text` (sentence-relative). */
+  termPositions: number[];
+}
+
+/** Longest snippet quoted for a sentence. */
+const MAX_SNIPPET = 280;
+
+function clip(entry: EvidenceEntry, span: TextSpan, focus?: TextSpan): Support {
+  let { start, end } = span;
+  if (end - start > MAX_SNIPPET) {
+    const f = focus ?? { start, end: start };
+    const half = Math.floor((MAX_SNIPPET - (f.end - f.start)) / 2);
+    start = Math.max(span.start, Math.min(f.start - Math.max(0, half), span.end - MAX_SNIPPET));
+    end = Math.min(span.end, start + MAX_SNIPPET);
+    const text = entry.text.text;
+    while (start > span.start && start < f.start && /\S/.test(text[start - 1]!)) start++;
+    while (end < span.end && end > f.end && /\S/.test(text[end]!)) end--;
+  }
+  return supportFor(entry.observation, start, end, entry.text);
+}
+
+/** Text-bearing entries (text payloads, figure descriptions; tables only through their own generators). */
+function textEntries(evidence: EvidenceSet): EvidenceEntry[] {
+  return evidence.entries.filter((e) => e.observation.payload.kind !== 'table');
+}
+
+/** Every sentence scored by weighted term coverage (plus half the coverage of its heading path / caption). */
+export function scoreSentences(evidence: EvidenceSet, entries: readonly EvidenceEntry[] = textEntries(evidence)): ScoredSentence[] {
+  const out: ScoredSentence[] = [];
+  for (const entry of entries) {
+    for (const span of entry.sentences) {
+      const text = entry.text.text.slice(span.start, span.end);
+      const cov = evidence.coverage(text, entry.contextStems);
+      if (cov.primary <= 0) continue;
+      const termPositions = evidence.termPositions(entry, span, cov.matched).map((p) => p - span.start);
+      out.push({ entry, span, text, score: cov.score - 0.01 * entry.rank, termPositions });
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** The year written closest to `[start, end)` of a sentence (gap between the spans). */
+function nearestYear(sentence: string, start: number, end: number): number | undefined {
+  let best: { d: number; y: number } | undefined;
+  for (const m of sentence.matchAll(/\b(?:FY\s?)?((?:19|20)\d{2})\b/g)) {
+    if (m.index === start) continue;
+    const d = m.index >= end ? m.index - end : start - (m.index + m[0].length);
+    if (!best || d < best.d) best = { d, y: Number(m[1]) };
+  }
+  return best?.y;
+}
+
+/** Numbers in the best-scoring sentences, scored by sentence coverage, closeness to question terms, year and unit. */
+export function textNumberCandidates(evidence: EvidenceSet, options: { integersOnly?: boolean; limit?: number } = {}): Candidate[] {
+  const { profile } = evidence;
+  const sentences = scoreSentences(evidence).slice(0, 40);
+  const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number }> = [];
+  for (const s of sentences) {
+    const mentions = findNumbers(s.text, { words: options.integersOnly === true });
+    const sentenceYears = new Set((s.text.match(/\b(?:19|20)\d{2}\b/g) ?? []).map(Number));
+    for (const m of mentions) {
+      if (isYearLike(m) && profile.kind !== 'year') continue;
+      if (profile.questionNumbers.has(Math.abs(m.value)) && !m.percent && !m.currency) continue;
+      if (options.integersOnly && (!Number.isInteger(m.value) || m.percent || m.currency)) continue;
+      // Labels and enumerations: `Item 7`, `Note 3`, `Figure 2`, `(1)`.
+      const before = s.text.slice(Math.max(0, m.start - 12), m.start);
+      if (/\b(?:item|note|figure|fig\.|table|section|page|chapter|part|exhibit|appendix|step|phase)\s*$/i.test(before)) continue;
+      let score = s.score;
+      if (s.termPositions.length > 0) {
+        const d = Math.min(...s.termPositions.map((p) => (p < m.start ? m.start - p : p - m.end)).map(Math.abs));
+        score += 0.15 / (1 + d / 40);
+      }
+      if (profile.years.length > 0) {
+        const contextYears = new Set([...sentenceYears, ...wordTokens(s.entry.observation.payload.kind === 'text' ? s.entry.observation.payload.heading_path.join(' ') : '').map((t) => Number(t.word)).filter((n) => n >= 1900 && n <= 2099)]);
+        if (profile.years.some((y) => contextYears.has(y))) {
+          score += 0.15;
+          const near = nearestYear(s.text, m.start, m.end);
+          if (near !== undefined && profile.years.includes(near)) score += 0.1;
+          else if (near !== undefined) score -= 0.1;
+        } else if (contextYears.size > 0) score -= 0.3;
+      }
+      if (profile.wantsPercent) score += m.percent ? 0.15 : -0.3;
+      else if (m.percent && (profile.wantsCurrency || profile.scale || profile.kind === 'count')) score -= 0.3;
+      if (profile.wantsCurrency && (m.currency || m.scale)) score += 0.05;
+      scored.push({ s, m, score });
+    }
+  }
+  scored.sort((a, b) => b.score - a.score);
+  return scored.slice(0, options.limit ?? 3).map(({ s, m, score }) => {
+    const headingScale = s.entry.observation.payload.kind === 'text' ? findStatedScale(s.entry.observation.payload.heading_path.join(' ')) : undefined;
+    const value = numericAnswer(profile, m, m.scale ?? headingScale, { label: s.text.slice(0, Math.max(0, m.start)).slice(-60) });
+    const focus = { start: s.span.start + m.start, end: s.span.start + m.end };
+    return {
+      answer: value.answer,
+      format: profile.kind === 'count' ? 'Int' : value.format,
+      score,
+      support: [clip(s.entry, s.span, focus)],
+      notes: [`sentence in ${s.entry.observation.node_id}: number ${m.raw}`, ...value.notes],
+    };
+  });
+}
+
+/** Years named in the best sentences (for "in what year…" questions). */
+export function yearCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  const out: Candidate[] = [];
+  for (const s of scoreSentences(evidence).slice(0, 20)) {
+    for (const m of s.text.matchAll(/\b((?:19|20)\d{2})\b/g)) {
+      const year = Number(m[1]);
+      if (profile.years.includes(year)) continue;
+      const d = s.termPositions.length > 0 ? Math.min(...s.termPositions.map((p) => Math.abs(p - m.index))) : 200;
+      out.push({
+        answer: year,
+        format: 'Int',
+        score: s.score + 0.1 / (1 + d / 40),
+        support: [clip(s.entry, s.span, { start: s.span.start + m.index, end: s.span.start + m.index + 4 })],
+        notes: [`year ${year} in ${s.entry.observation.node_id}`],
+      });
+    }
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
+
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const DATE_RE = new RegExp(
+  `\\b${MONTH}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}\\b|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\.?,?\\s+\\d{4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b${MONTH}\\s+\\d{4}\\b`,
+  'g',
+);
+
+/** Dates written in the best sentences (for "when…" / "what date…" questions); years when no full date is found. */
+export function dateCandidates(evidence: EvidenceSet): Candidate[] {
+  const out: Candidate[] = [];
+  for (const s of scoreSentences(evidence).slice(0, 20)) {
+    for (const m of s.text.matchAll(DATE_RE)) {
+      const d = s.termPositions.length > 0 ? Math.min(...s.termPositions.map((p) => Math.abs(p - m.index))) : 200;
+      out.push({
+        answer: m[0],
+        format: 'Str',
+        score: s.score + 0.1 / (1 + d / 40),
+        support: [clip(s.entry, s.span, { start: s.span.start + m.index, end: s.span.start + m.index + m[0].length })],
+        notes: [`date "${m[0]}" in ${s.entry.observation.node_id}`],
+      });
+    }
+  }
+  if (out.length === 0) return yearCandidates(evidence).map((c) => ({ ...c, score: c.score - 0.05 }));
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
+
+const NEGATION = /\b(?:not|no|never|neither|nor|none|without|cannot|can't|didn't|doesn't|don't|isn't|wasn't|weren't|aren't|hasn't|haven't|hadn't|won't|fails? to|unable)\b/i;
+
+/** Yes/No from the best-covering sentence: "Yes" unless its polarity differs from the question's. */
+export function yesNoCandidates(evidence: EvidenceSet): Candidate[] {
+  const best = scoreSentences(evidence)[0];
+  if (!best) return [];
+  const questionNegated = NEGATION.test(evidence.profile.question);
+  const sentenceNegated = NEGATION.test(best.text);
+  const answer = questionNegated === sentenceNegated ? 'Yes' : 'No';
+  return [
+    {
+      answer,
+      format: 'Str',
+      score: best.score - 0.1,
+      support: [clip(best.entry, best.span)],
+      notes: [`${answer}: best sentence in ${best.entry.observation.node_id} ${sentenceNegated ? 'is' : 'is not'} negated, the question ${questionNegated ? 'is' : 'is not'}`],
+    },
+  ];
+}
+
+const BULLET = /^\s*(?:[-•*–·▪◦]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s+/;
+
+const ENUMERATION_LEAD = /^.*?\b(?:include|includes|included|including|consist of|consists of|comprise|comprises|comprised of|namely|such as|are|were)\b\s*/i;
+
+/**
+ * Items of an enumeration: after a colon or a lead (`include`, `such as`, `are`), split at commas, semicolons and
+ * the final `and`/`or`; without a lead, only a run of three or more comma-separated items ending in `and`/`or` counts.
+ */
+function splitEnumeration(text: string): string[] {
+  const lead = text.includes(':') ? text.indexOf(':') + 1 : (ENUMERATION_LEAD.exec(text)?.[0].length ?? 0);
+  const body = text.slice(lead);
+  if (lead === 0 && !/,[^,]+,[^,]*\b(?:and|or)\b/.test(body)) return [];
+  return body
+    .split(/,\s*(?:and\s+|or\s+)?|;\s*|\s+and\s+(?=[A-Z0-9])/)
+    .map((item) => item.replace(/^\s*(?:and|or)\s+/i, '').replace(/[.;:]+$/, '').trim())
+    .filter((item) => item.length > 0 && item.split(/\s+/).length <= 10);
+}
+
+/** Lists: items of an observed list, else an enumeration in the best sentence. */
+export function listCandidates(evidence: EvidenceSet): Candidate[] {
+  const out: Candidate[] = [];
+  for (const entry of evidence.entries) {
+    if (entry.observation.modality !== 'list' && entry.observation.payload.kind !== 'text') continue;
+    const text = entry.text.text;
+    const lines = entry.sentences.filter((span) => BULLET.test(text.slice(span.start, span.end)) || entry.observation.modality === 'list');
+    if (lines.length < 2) continue;
+    // A list is about what its heading says: the heading path counts as the list's own words.
+    const headings = entry.observation.payload.kind === 'text' ? entry.observation.payload.heading_path.join(' ') : '';
+    const cov = evidence.coverage(`${headings}\n${text}`);
+    if (cov.primary <= 0) continue;
+    const items = lines.map((span) => text.slice(span.start, span.end).replace(BULLET, '').trim()).filter(Boolean);
+    out.push({
+      answer: items,
+      format: 'List',
+      score: cov.score + 0.05,
+      support: [supportFor(entry.observation, lines[0]!.start, lines[lines.length - 1]!.end, entry.text)],
+      notes: [`${items.length} list items in ${entry.observation.node_id}`],
+    });
+  }
+  for (const s of scoreSentences(evidence).slice(0, 5)) {
+    const items = splitEnumeration(s.text);
+    if (items.length < 2) continue;
+    out.push({ answer: items, format: 'List', score: s.score, support: [clip(s.entry, s.span)], notes: [`enumeration in ${s.entry.observation.node_id}`] });
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
+
+const COPULA = /\b(?:is|was|are|were|named|called|titled|entitled|by|of|to|from|at|in)\b\s+|:\s*|[–—-]\s+/gi;
+
+/**
+ * Short strings (names, titles, places): the words after the last question term and a linking word in the best
+ * sentence (`… was founded by <answer>`), else the capitalised phrase nearest the question terms, else the sentence.
+ */
+export function entityCandidates(evidence: EvidenceSet): Candidate[] {
+  const out: Candidate[] = [];
+  const questionStems = new Set(wordTokens(evidence.profile.question).map((t) => t.stem));
+  for (const s of scoreSentences(evidence).slice(0, 5)) {
+    const lastTerm = s.termPositions.length > 0 ? Math.max(...s.termPositions) : -1;
+    let extracted: { start: number; end: number } | undefined;
+    if (lastTerm >= 0) {
+      const tail = s.text.slice(lastTerm);
+      COPULA.lastIndex = 0;
+      const link = COPULA.exec(tail);
+      if (link) {
+        const from = lastTerm + link.index + link[0].length;
+        const rest = s.text.slice(from);
+        const stop = rest.search(/[;.(]\s|[,;.]$|,\s(?![A-Z])|\s(?:which|who|that|and|in|on|for|with|as|since|because)\s/);
+        const phrase = (stop > 0 ? rest.slice(0, stop) : rest).trim();
+        const words = phrase.split(/\s+/);
+        const fresh = wordTokens(phrase).some((t) => !questionStems.has(t.stem));
+        if (phrase && words.length <= 12 && fresh) {
+          const at = s.text.indexOf(phrase, from);
+          extracted = { start: at, end: at + phrase.length };
+        }
+      }
+    }
+    if (!extracted) {
+      for (const m of s.text.matchAll(/\b[A-Z][A-Za-z0-9&.'-]*(?:\s+(?:of|and|the|for|&|de)?\s*[A-Z][A-Za-z0-9&.'-]*)*/g)) {
+        if (m.index === 0 && m[0].split(/\s+/).length === 1) continue;
+        if (wordTokens(m[0]).every((t) => questionStems.has(t.stem))) continue;
+        extracted = { start: m.index, end: m.index + m[0].length };
+        break;
+      }
+    }
+    if (extracted) {
+      const answer = s.text.slice(extracted.start, extracted.end);
+      out.push({
+        answer,
+        format: 'Str',
+        score: s.score,
+        support: [clip(s.entry, s.span, { start: s.span.start + extracted.start, end: s.span.start + extracted.end })],
+        notes: [`phrase in ${s.entry.observation.node_id}`],
+      });
+    }
+    const whole = clip(s.entry, s.span);
+    out.push({ answer: whole.snippet, format: 'Str', score: s.score - 0.15, support: [whole], notes: [`whole sentence of ${s.entry.observation.node_id}`] });
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
+
+const COUNT_WORDS = new Set(
+  ['figur', 'tabl', 'chart', 'graph', 'plot', 'imag', 'pictur', 'photo', 'photograph', 'diagram', 'illustr', 'show', 'appear', 'present', 'contain', 'includ', 'paper', 'section', 'report', 'document', 'slide', 'there', 'total'].map(stemWord),
+);
+
+function countable(observation: Observation, target: string): boolean {
+  const m = observation.modality;
+  const p = observation.payload;
+  if (target === 'table') return m === 'table';
+  if (target === 'chart') return m === 'chart' || (p.kind === 'image' && p.chart_type !== undefined && !/photo|diagram/.test(p.chart_type));
+  return m === 'image' || m === 'chart';
+}
+
+/**
+ * "How many figures/tables/charts…": counts the observed nodes of that kind, restricted to those matching the
+ * question's other terms when some do. Each counted node is a support (its caption or description).
+ */
+export function countObservedCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  const target = profile.countTarget;
+  if (!target) return [];
+  const pool = evidence.entries.filter((e) => countable(e.observation, target));
+  if (pool.length === 0) return [];
+  const qualifiers = evidence.terms.filter((t) => !COUNT_WORDS.has(t.stem) && t.weight >= 1);
+  let counted = pool;
+  let qualified = false;
+  if (qualifiers.length > 0) {
+    const matching = pool.filter((e) => qualifiers.some((q) => e.stems.has(q.stem) || e.contextStems.has(q.stem)));
+    if (matching.length > 0) {
+      counted = matching;
+      qualified = true;
+    }
+  }
+  const ids = new Set<string>();
+  const support: Support[] = [];
+  for (const e of counted) {
+    if (ids.has(e.observation.node_id)) continue;
+    ids.add(e.observation.node_id);
+    const firstLine = e.text.text.indexOf('\n');
+    support.push(supportFor(e.observation, 0, firstLine > 0 ? firstLine : Math.min(e.text.text.length, 160), e.text));
+  }
+  return [
+    {
+      answer: ids.size,
+      format: 'Int',
+      score: qualified ? 0.7 : qualifiers.length > 0 ? 0.4 : 0.6,
+      support,
+      notes: [`counted ${ids.size} observed ${target} node(s)${qualified ? ' matching the question terms' : ''}: ${[...ids].join(', ')}`],
+    },
+  ];
+}
