@@ -85,6 +85,22 @@ export const PlanStageSchema = z.object({
   page_window: z.number().int().nonnegative().default(1),
   /** Restrict the stage to these roles, e.g. `["table"]`. */
   roles: z.array(z.string()).optional(),
+  /**
+   * Index view the lanes search: `coarse` (sections, tables, figures: bm25 `sources: ["coarse"]`, dense
+   * `views: ["coarse"]`), `leaf` (paragraphs, lists, captions), or `any` (both). Absent = `any`.
+   */
+  view: z.enum(['coarse', 'leaf', 'any']).optional(),
+  /**
+   * Second hop (seed 004): search only inside the windows an earlier stage (named here) chose — the sections of its
+   * top `k_pages` hits with their subtrees, plus `page_window` pages around them.
+   */
+  within: z.string().min(1).optional(),
+  /** Run the stage only when this condition holds after the earlier stages (fallback language, e.g. `coverage<0.5`); absent = always. */
+  when: z.string().min(1).optional(),
+  /** Restrict the stage to these 1-based pages (± `page_window`), e.g. the router's page hints. */
+  pages: z.array(PageNumberSchema).optional(),
+  /** Terms added to the question for this stage's search (question rewriting: labels, statement names, synonyms). */
+  query_terms: z.array(z.string().min(1)).optional(),
 });
 export type PlanStage = z.infer<typeof PlanStageSchema>;
 
