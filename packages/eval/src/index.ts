@@ -1,1 +1,67 @@
-export {};
+/**
+ * @doctree/eval — datasets (DocTree questions.jsonl, MMLongBench-Doc samples.json, FinanceBench JSONL), metrics
+ * (evidence-page recall@k / hit@k / MRR, MMLongBench-Doc accuracy and F1, numeric matching with units and scale,
+ * LLM-judged accuracy), the resumable evaluation runner over pluggable QA systems, and Markdown / HTML reports.
+ * Depends on @doctree/schema and zod only: systems are passed in.
+ */
+export { loadDataset, loadQuestions, detectDatasetFormat, LOAD_QUESTIONS_DEFAULTS } from './datasets/load-questions.js';
+export type { DatasetFormat, EvalDataset, LoadQuestionsOptions } from './datasets/load-questions.js';
+export { parseDocTreeQuestions } from './datasets/doctree-questions.js';
+export type { DatasetSource } from './datasets/doctree-questions.js';
+export { parseMmLongBenchSamples, MMLONGBENCH_DEFAULTS, MMLONGBENCH_BENCHMARK } from './datasets/mmlongbench-samples.js';
+export type { MmLongBenchOptions } from './datasets/mmlongbench-samples.js';
+export { parseFinanceBenchJsonl, FINANCEBENCH_DEFAULTS, FINANCEBENCH_BENCHMARK } from './datasets/financebench-jsonl.js';
+export type { FinanceBenchOptions } from './datasets/financebench-jsonl.js';
+export { parsePythonLiteral } from './datasets/python-literal.js';
+export type { PythonLiteral } from './datasets/python-literal.js';
+export {
+  evidenceSourceLabels,
+  answerFormatLabel,
+  EVIDENCE_SOURCE_LABELS,
+  UNANSWERABLE_LABEL,
+  FINANCIAL_STATEMENT_LABEL,
+  UNKNOWN_SOURCE_LABEL,
+  OPEN_FORMAT_LABEL,
+} from './datasets/evidence-labels.js';
+
+export { DEFAULT_KS, uniqueRanking, recallAtK, hitAtK, reciprocalRank, retrievalScores, percentile } from './metrics/retrieval-metrics.js';
+export type { RetrievalScores } from './metrics/retrieval-metrics.js';
+export {
+  ANLS_THRESHOLD,
+  NOT_ANSWERABLE,
+  levenshteinDistance,
+  anls,
+  cleanAnswerString,
+  isExactMatchAnswer,
+  isFloatString,
+  isFloatEqual,
+  scoreMmLongBenchAnswer,
+  accuracyAndF1,
+  isDeclinedAnswer,
+} from './metrics/mmlongbench-score.js';
+export type { FloatEqualOptions, MmLongBenchRule, MmLongBenchScore, ScoredSample } from './metrics/mmlongbench-score.js';
+export { extractNumberMentions, parseNumericAnswer, numbersMatch, NUMBER_MATCH_DEFAULTS } from './metrics/numeric-match.js';
+export type { NumberMention, NumberMatchOptions } from './metrics/numeric-match.js';
+export { scoreAnswer, scoreOpenAnswer, extractAnswerForFormat, SCORE_ANSWER_DEFAULTS } from './metrics/answer-score.js';
+export type { AnswerRule, OpenAnswerRule, GoldAnswer, ScoreAnswerOptions, AnswerScore } from './metrics/answer-score.js';
+export { goldOf, scorePrediction, groupMetrics, computeSystemMetrics, computeMetrics, assertScored } from './metrics/aggregate.js';
+export type { ScoredPrediction, ScorePredictionOptions, SystemMetricsOptions, MetricsSystemInfo, ComputeMetricsOptions } from './metrics/aggregate.js';
+
+export { JUDGE_SYSTEM_PROMPT, JUDGE_USER_TEMPLATE, JudgeReplySchema, JUDGE_DEFAULTS, fenceData, judgeMessages, parseJudgeReply, judgeAnswer } from './judge/llm-judge.js';
+export type { JudgeReply, JudgeRequest, JudgeOptions } from './judge/llm-judge.js';
+
+export { BaseQaSystem, SYSTEM_ID_PATTERN, assertSystemId, validateSystemAnswer } from './runner/qa-system.js';
+export type { QaSystem, QaSystemDescription, PrepareRequest, PrepareResult, AnswerRequestOptions, LlmUsage, SystemAnswer } from './runner/qa-system.js';
+export { runEvaluation, RUN_EVALUATION_DEFAULTS, EVAL_FILES } from './runner/run-evaluation.js';
+export type { RunEvaluationOptions, EvaluationResult } from './runner/run-evaluation.js';
+export { RunManifestSchema, readRunManifest } from './runner/run-manifest.js';
+export type { RunManifest, RunSystem } from './runner/run-manifest.js';
+export { readPredictions, readMetrics } from './runner/read-results.js';
+export { createProgressPrinter, formatProgressLine } from './runner/progress.js';
+export type { EvalProgressEvent, ProgressStream, ProgressPrinterOptions } from './runner/progress.js';
+
+export { writeReports } from './report/write-reports.js';
+export type { WrittenReports } from './report/write-reports.js';
+export { renderMarkdownReport } from './report/markdown-report.js';
+export { renderHtmlReport } from './report/html-report.js';
+export { recallChartSvg, accuracyBySourceSvg } from './report/svg-charts.js';

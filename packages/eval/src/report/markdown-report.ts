@@ -1,0 +1,45 @@
+import type { MetricsFile } from '@doctree/schema';
+
+import type { ScoredPrediction } from '../metrics/aggregate.js';
+import { reportTables } from './report-tables.js';
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function fence(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const f = '`'.repeat(Math.max(3, longest + 1));
+  return `${f}text\n${text}\n${f}`;
+}
+
+/**
+ * The Markdown report of a run: retrieval (recall@k, hit@k, MRR), answers (accuracy, F1, LLM-judged accuracy),
+ * latency and cost, breakdowns by evidence source and answer format, ablations, and the judge prompt verbatim.
+ */
+export function renderMarkdownReport(file: MetricsFile, predictions: readonly ScoredPrediction[] = []): string {
+  const out: string[] = [];
+  out.push(`# Evaluation: ${file.dataset}`, '');
+  out.push(`Generated ${file.generated_at} · ${file.n_questions} questions · ${file.systems.length} systems · ${predictions.length} predictions`, '');
+  for (const table of reportTables(file)) {
+    out.push(`## ${table.title}`, '');
+    out.push(`| ${table.headers.map(cell).join(' | ')} |`);
+    out.push(`|${table.headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`);
+    for (const row of table.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
+    out.push('');
+    if (table.note) out.push(table.note, '');
+  }
+  const failed = predictions.filter((p) => p.error !== undefined);
+  if (failed.length > 0) {
+    out.push('## Errors', '');
+    for (const p of failed.slice(0, 20)) out.push(`- ${cell(p.system)} · ${cell(p.id)}: [${p.error!.code}] ${cell(p.error!.message)}`);
+    if (failed.length > 20) out.push(`- … and ${failed.length - 20} more (see predictions.jsonl)`);
+    out.push('');
+  }
+  if (file.judge !== null) {
+    out.push('## LLM judge', '');
+    out.push(`Model: \`${file.judge.model}\`. Replies are validated as \`{correct, score, reason}\`; an unusable reply falls back to the rule score (counted as a fallback).`, '');
+    out.push('System prompt:', '', fence(file.judge.system_prompt), '', 'User message template (each placeholder except `{format}` is a fenced block):', '', fence(file.judge.user_template), '');
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

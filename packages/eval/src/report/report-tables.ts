@@ -1,0 +1,106 @@
+import type { MetricGroup, MetricsFile } from '@doctree/schema';
+
+import { ablationGroups, count, delta, groupKeys, headlineK, milliseconds, percent, systemLabel } from './report-format.js';
+
+/** A table of a report, rendered as Markdown or HTML. */
+export interface ReportTable {
+  id: string;
+  title: string;
+  headers: string[];
+  rows: string[][];
+  /** A sentence under the table. */
+  note?: string;
+}
+
+function retrieval(group: MetricGroup | undefined, k: number): string {
+  return group && (group.n_retrieval ?? group.n) > 0 && group.recall_at[String(k)] !== undefined ? percent(group.recall_at[String(k)]) : '–';
+}
+
+/** The tables every report shows, in order. */
+export function reportTables(file: MetricsFile): ReportTable[] {
+  const k = headlineK(file);
+  const tables: ReportTable[] = [];
+  tables.push({
+    id: 'retrieval',
+    title: 'Evidence-page retrieval',
+    headers: ['System', 'Questions with gold pages', ...file.ks.map((x) => `Recall@${x}`), ...file.ks.map((x) => `Hit@${x}`), 'MRR'],
+    rows: file.systems.map((m) => [
+      systemLabel(m),
+      count(m.overall.n_retrieval ?? m.overall.n),
+      ...file.ks.map((x) => retrieval(m.overall, x)),
+      ...file.ks.map((x) => ((m.overall.n_retrieval ?? m.overall.n) > 0 ? percent(m.overall.hit_at[String(x)]) : '–')),
+      (m.overall.n_retrieval ?? m.overall.n) > 0 ? m.overall.mrr.toFixed(3) : '–',
+    ]),
+    note: 'Recall@k: share of a question’s gold evidence pages among the first k distinct pages the system ranked, averaged over questions that have gold pages. Hit@k: at least one gold page in the first k. MRR: mean of 1/rank of the first gold page.',
+  });
+  const judged = file.systems.some((m) => m.overall.llm_judged_accuracy !== undefined);
+  tables.push({
+    id: 'answers',
+    title: 'Answers',
+    headers: ['System', 'Questions', 'Accuracy', 'F1', ...(judged ? ['LLM-judged accuracy', 'Judge fallbacks'] : []), 'Errors'],
+    rows: file.systems.map((m) => [
+      systemLabel(m),
+      count(m.overall.n),
+      percent(m.overall.accuracy),
+      percent(m.overall.f1),
+      ...(judged ? [percent(m.overall.llm_judged_accuracy), count(m.judge?.fallbacks)] : []),
+      count(m.errors ?? 0),
+    ]),
+    note: 'Accuracy and F1 follow MMLongBench-Doc’s rules per answer format (Int exact, Float within 1 %, Str by ANLS ≥ 0.5, List item by item, None for unanswerable); open (FinanceBench) answers are matched on their numbers with units and scale.',
+  });
+  tables.push({
+    id: 'cost',
+    title: 'Latency and cost',
+    headers: ['System', 'Latency p50', 'Latency p95', 'LLM calls / question', 'Tokens / question', 'Index build (documents)'],
+    rows: file.systems.map((m) => [
+      systemLabel(m),
+      milliseconds(m.latency_ms.p50),
+      milliseconds(m.latency_ms.p95),
+      count(m.llm.calls_per_question),
+      count(m.llm.tokens_per_question),
+      m.index_build_ms === undefined ? '–' : `${milliseconds(m.index_build_ms)} (${m.index_build_docs ?? '?'})`,
+    ]),
+  });
+  for (const [breakdown, title] of [
+    ['by_source', 'evidence source'],
+    ['by_format', 'answer format'],
+  ] as const) {
+    const keys = groupKeys(file, breakdown);
+    tables.push({
+      id: `accuracy-${breakdown}`,
+      title: `Accuracy by ${title}`,
+      headers: [title[0]!.toUpperCase() + title.slice(1), 'Questions', ...file.systems.map(systemLabel)],
+      rows: keys.map((key) => [key, count(Math.max(...file.systems.map((m) => m[breakdown][key]?.n ?? 0))), ...file.systems.map((m) => percent(m[breakdown][key]?.accuracy))]),
+      ...(breakdown === 'by_source' ? { note: 'A question with several evidence sources counts in each (as in MMLongBench-Doc). FinanceBench questions have no source annotation and are grouped as financial-statement.' } : {}),
+    });
+    tables.push({
+      id: `recall-${breakdown}`,
+      title: `Recall@${k} by ${title}`,
+      headers: [title[0]!.toUpperCase() + title.slice(1), ...file.systems.map(systemLabel)],
+      rows: keys.filter((key) => file.systems.some((m) => (m[breakdown][key]?.n_retrieval ?? 0) > 0)).map((key) => [key, ...file.systems.map((m) => retrieval(m[breakdown][key], k))]),
+    });
+  }
+  const groups = ablationGroups(file);
+  if (groups.length > 0) {
+    tables.push({
+      id: 'ablations',
+      title: 'Ablations',
+      headers: ['System', 'Ablates', `Recall@${k}`, `Δ Recall@${k}`, 'MRR', 'Accuracy', 'Δ Accuracy', 'Latency p50'],
+      rows: groups.flatMap((g) => [
+        ...(g.base ? [[systemLabel(g.base), '(full system)', retrieval(g.base.overall, k), '', g.base.overall.mrr.toFixed(3), percent(g.base.overall.accuracy), '', milliseconds(g.base.latency_ms.p50)]] : []),
+        ...g.ablations.map((m) => [
+          systemLabel(m),
+          g.base ? systemLabel(g.base) : g.baseId,
+          retrieval(m.overall, k),
+          delta(m.overall.recall_at[String(k)], g.base?.overall.recall_at[String(k)]),
+          m.overall.mrr.toFixed(3),
+          percent(m.overall.accuracy),
+          delta(m.overall.accuracy, g.base?.overall.accuracy),
+          milliseconds(m.latency_ms.p50),
+        ]),
+      ]),
+      note: 'Each ablation is a separate system that differs from its base in one component; Δ is in percentage points against the base.',
+    });
+  }
+  return tables;
+}

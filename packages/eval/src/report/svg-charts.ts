@@ -1,0 +1,107 @@
+import type { MetricsFile } from '@doctree/schema';
+
+import { escapeHtml } from './html-escape.js';
+import { groupKeys, seriesColor, systemLabel } from './report-format.js';
+
+const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
+
+function legend(labels: readonly string[], x: number, y: number): string {
+  return labels
+    .map((label, i) => {
+      const ly = y + i * 18;
+      return `<g data-legend="${escapeHtml(label)}"><rect x="${x}" y="${ly - 9}" width="12" height="12" fill="${seriesColor(i)}"/><text x="${x + 18}" y="${ly + 1}" ${FONT}>${escapeHtml(label)}</text></g>`;
+    })
+    .join('');
+}
+
+function yAxis(left: number, top: number, plotWidth: number, plotHeight: number): string {
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  return ticks
+    .map((t) => {
+      const y = top + plotHeight * (1 - t);
+      return `<line x1="${left}" x2="${left + plotWidth}" y1="${y}" y2="${y}" stroke="#ddd"/><text x="${left - 6}" y="${y + 4}" text-anchor="end" ${FONT}>${Math.round(t * 100)}%</text>`;
+    })
+    .join('');
+}
+
+/**
+ * Inline SVG line chart of evidence-page recall@k per system (x: k, y: recall). Each system is a
+ * `<g data-series="<id>">` holding a polyline and one `<circle data-point>` per k.
+ */
+export function recallChartSvg(file: MetricsFile): string {
+  const width = 680;
+  const height = 320;
+  const left = 48;
+  const top = 16;
+  const legendWidth = 180;
+  const plotWidth = width - left - legendWidth - 24;
+  const plotHeight = height - top - 48;
+  const xs = file.ks.map((_, i) => left + (file.ks.length === 1 ? plotWidth / 2 : (plotWidth * i) / (file.ks.length - 1)));
+  const yOf = (v: number): number => top + plotHeight * (1 - Math.min(1, Math.max(0, v)));
+  const series = file.systems
+    .map((m, si) => {
+      const points = file.ks.map((k, i) => ({ x: xs[i]!, y: yOf(m.overall.recall_at[String(k)] ?? 0), k, v: m.overall.recall_at[String(k)] ?? 0 }));
+      const circles = points
+        .map((p) => `<circle data-point data-k="${p.k}" cx="${p.x.toFixed(1)}" cy="${p.y.toFixed(1)}" r="4" fill="${seriesColor(si)}"><title>${escapeHtml(systemLabel(m))} recall@${p.k}: ${(p.v * 100).toFixed(1)}%</title></circle>`)
+        .join('');
+      return `<g data-series="${escapeHtml(m.system)}"><polyline fill="none" stroke="${seriesColor(si)}" stroke-width="2" points="${points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')}"/>${circles}</g>`;
+    })
+    .join('');
+  const xLabels = file.ks.map((k, i) => `<text x="${xs[i]}" y="${top + plotHeight + 18}" text-anchor="middle" ${FONT}>k=${k}</text>`).join('');
+  return [
+    `<svg data-chart="recall-at-k" role="img" aria-label="Evidence-page recall@k per system" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    yAxis(left, top, plotWidth, plotHeight),
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotHeight}" stroke="#888"/>`,
+    xLabels,
+    `<text x="${left + plotWidth / 2}" y="${height - 6}" text-anchor="middle" ${FONT}>k (top-k ranked pages)</text>`,
+    series,
+    legend(file.systems.map(systemLabel), left + plotWidth + 28, top + 12),
+    '</svg>',
+  ].join('');
+}
+
+/**
+ * Inline SVG grouped bar chart of answer accuracy by evidence source: one `<g data-group="<source>">` per source with
+ * one `<rect data-bar data-system="<id>">` per system. A zero is drawn as a hairline so that it stays visible.
+ */
+export function accuracyBySourceSvg(file: MetricsFile): string {
+  const groups = groupKeys(file, 'by_source');
+  const systems = file.systems;
+  const left = 48;
+  const top = 16;
+  const legendWidth = 180;
+  const barWidth = 14;
+  const groupGap = 18;
+  const groupWidth = Math.max(1, systems.length) * barWidth + groupGap;
+  const plotWidth = Math.max(240, groups.length * groupWidth);
+  const plotHeight = 220;
+  const width = left + plotWidth + legendWidth + 24;
+  const height = top + plotHeight + 56;
+  const bars = groups
+    .map((group, gi) => {
+      const gx = left + gi * groupWidth + groupGap / 2;
+      const rects = systems
+        .map((m, si) => {
+          const g = m.by_source[group];
+          const value = g?.accuracy ?? 0;
+          const h = Math.max(1.5, plotHeight * Math.min(1, Math.max(0, value)));
+          const x = gx + si * barWidth;
+          const y = top + plotHeight - h;
+          const n = g?.n ?? 0;
+          return `<rect data-bar data-system="${escapeHtml(m.system)}" data-value="${value.toFixed(4)}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barWidth - 2}" height="${h.toFixed(1)}" fill="${seriesColor(si)}"><title>${escapeHtml(systemLabel(m))} · ${escapeHtml(group)}: ${(value * 100).toFixed(1)}% (n=${n})</title></rect>`;
+        })
+        .join('');
+      const n = Math.max(0, ...systems.map((m) => m.by_source[group]?.n ?? 0));
+      const cx = gx + (systems.length * barWidth) / 2;
+      return `<g data-group="${escapeHtml(group)}">${rects}<text x="${cx}" y="${top + plotHeight + 16}" text-anchor="middle" ${FONT}>${escapeHtml(group)}</text><text x="${cx}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#666" ${FONT}>n=${n}</text></g>`;
+    })
+    .join('');
+  return [
+    `<svg data-chart="accuracy-by-source" role="img" aria-label="Answer accuracy by evidence source" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    yAxis(left, top, plotWidth, plotHeight),
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotHeight}" stroke="#888"/>`,
+    bars,
+    legend(systems.map(systemLabel), left + plotWidth + 28, top + 12),
+    '</svg>',
+  ].join('');
+}
