@@ -93,14 +93,13 @@ function statementPages(layoutPages) {
   layoutPages.forEach((lines, i) => {
     if (numericTokens(lines) < STATEMENT_MIN_FIGURES) return;
     for (const raw of lines) {
-      // Layout mode may put a second column on the line: judge every wide-gap fragment.
-      for (const fragment of raw.split(/\s{3,}/)) {
-        const text = squash(fragment);
-        for (const s of STATEMENT_LINES) {
-          if (!s.line.test(text)) continue;
-          if (!expected.has(s.kind)) expected.set(s.kind, new Set());
-          expected.get(s.kind).add(i + 1);
-        }
+      // The whole line: an index entry (`Consolidated Balance Sheets      52`) is not the statement.
+      const text = squash(raw);
+      if (/:\s*$/.test(raw)) continue; // `Balance Sheet:` opens a paragraph of the discussion
+      for (const s of STATEMENT_LINES) {
+        if (!s.line.test(text)) continue;
+        if (!expected.has(s.kind)) expected.set(s.kind, new Set());
+        expected.get(s.kind).add(i + 1);
       }
     }
   });

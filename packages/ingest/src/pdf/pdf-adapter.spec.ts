@@ -350,6 +350,26 @@ describe('adaptPdf layouts', () => {
     expect(list.blocks.filter((b) => b.type === 'text')).toHaveLength(4);
   });
 
+  it('takes a running footer set well above the bottom edge out of the paragraphs', async () => {
+    // The footer sits at 81 % of the page height, above the bottom band, right under the last paragraph.
+    const words = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'];
+    const bytes = writeSimplePdf(
+      words.map((word, p) => ({
+        runs: [
+          ...paragraph(filler(word, 4), 72, 100),
+          ...paragraph(filler(`${word}Close`, 3), 72, 600),
+          { text: 'Northwind Ltd.', x: 215, y: 645, size: 8, bold: true },
+          { text: '2023 Annual Report', x: 281, y: 645, size: 8 },
+          { text: String(p + 1), x: 365, y: 645, size: 8, bold: true },
+        ],
+      })),
+    );
+    const list = await adapt(bytes);
+    expect(list.blocks.filter((b) => b.type === 'text' && textOf(b).includes('Northwind'))).toEqual([]);
+    const footers = list.blocks.filter((b) => b.type === 'footer').map((b) => [b.page_idx, textOf(b)]);
+    expect(footers).toEqual(words.map((_, p) => [p, `Northwind Ltd. 2023 Annual Report ${p + 1}`]));
+  });
+
   it('reads a page whose text runs sideways turned, with boxes on the displayed page', async () => {
     // /Rotate 90 with upright content: a viewer shows the text running down the page.
     const bytes = writeSimplePdf([{ rotate: 90, runs: [{ text: 'Sideways Heading', x: 72, y: 80, size: 16, bold: true }, ...paragraph(filler('Sideways', 3), 72, 110)] }]);

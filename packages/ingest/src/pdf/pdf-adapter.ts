@@ -5,6 +5,7 @@ import { pageBlocks } from './pdf-blocks.js';
 import { attachCaptions } from './pdf-regions.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { PdfVocabulary, classifyBlocks } from './pdf-classify.js';
+import { splitRunningRows } from './pdf-furniture.js';
 import { isOnPath, openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
 import { readPdfPage, throwIfCancelled } from './pdf-pages.js';
 import type { PdfFontCache } from './pdf-pages.js';
@@ -172,7 +173,9 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
       );
     }
     const bodySize = heaviest(sizeWeights)?.key ?? 10;
-    const blocks = classifyBlocks(raws, { bodySize, outline, pageSizes, vocabulary, pageBodySizes, ...(labels ? { labels } : {}) });
+    // Running headers and footers set outside the edge bands leave the paragraphs they were read into.
+    const pageHeights = new Map([...pageSizes].map(([pageIdx, size]) => [pageIdx, size.height]));
+    const blocks = classifyBlocks(splitRunningRows(raws, pageHeights, { bodySize }), { bodySize, outline, pageSizes, vocabulary, pageBodySizes, ...(labels ? { labels } : {}) });
     return {
       format: 'doctree.content_list',
       version: CONTENT_LIST_VERSION,

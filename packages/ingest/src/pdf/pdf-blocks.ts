@@ -68,6 +68,7 @@ export function mergeRows(lines: readonly PdfLine[]): PdfLine[] {
     const merged = lineFromSpans(row.flatMap((l) => l.spans).sort((a, b) => a.bbox[0] - b.bbox[0]));
     const column = row[0]!.column;
     if (column !== undefined) merged.column = column;
+    merged.pieces = [...row].sort((a, b) => a.bbox[0] - b.bbox[0]).map((l) => ({ text: l.text, bbox: l.bbox, size: l.size }));
     return merged;
   });
 }

@@ -10,6 +10,8 @@ import { isRegionLine } from './pdf-region-line.js';
 
 /** Share of the page height that counts as the top / bottom furniture band. */
 export const FURNITURE_BAND = 0.075;
+/** Smallest font size (points) that reads as a display title when larger than the page's text. */
+const DISPLAY_MIN_SIZE = 11;
 /** Longest line (characters) still treated as running header / footer text. */
 const FURNITURE_MAX_CHARS = 120;
 
@@ -59,7 +61,9 @@ export function dominantSize(lines: readonly PdfLine[]): number {
  */
 export function furnitureBand(line: PdfLine, pageHeight: number, bodySize: number): 'top' | 'bottom' | undefined {
   if (line.vertical || line.text.length > FURNITURE_MAX_CHARS) return undefined;
-  if (bodySize > 0 && line.size > bodySize * 1.3) return undefined;
+  // A display size is a title set near the edge, not a running header. A footer in ordinary text size
+  // stays furniture on a page whose own text is tiny (a diagram's labels).
+  if (bodySize > 0 && line.size > bodySize * 1.3 && line.size > DISPLAY_MIN_SIZE) return undefined;
   const centre = (line.bbox[1] + line.bbox[3]) / 2;
   if (centre < pageHeight * FURNITURE_BAND) return 'top';
   if (centre > pageHeight * (1 - FURNITURE_BAND)) return 'bottom';

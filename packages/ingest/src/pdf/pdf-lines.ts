@@ -43,6 +43,15 @@ export interface PdfLine {
   column?: number;
   /** True for rotated / vertical text. */
   vertical?: boolean;
+  /** The separate lines a row was merged from (left to right), when it was (see `mergeRows`). */
+  pieces?: PdfLinePiece[];
+}
+
+/** One of the lines a merged row was made from. */
+export interface PdfLinePiece {
+  text: string;
+  bbox: BBox;
+  size: number;
 }
 
 /** Text layer of one page, as returned by `extractPdfPages`. */

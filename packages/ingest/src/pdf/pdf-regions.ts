@@ -7,7 +7,7 @@ import { detectGutter, dominantSize, furnitureBand } from './pdf-layout.js';
 import type { PdfLine } from './pdf-lines.js';
 import { regionLine } from './pdf-region-line.js';
 import type { PdfRegion } from './pdf-region-line.js';
-import { boxesOverlap, findTables, groupRows, tableFromLines } from './pdf-tables.js';
+import { boxesOverlap, findTables, groupRows, peelTitleRows, tableFromLines } from './pdf-tables.js';
 
 /**
  * Tables and figures of one page, put together: which pages need their graphics read (the
@@ -78,6 +78,8 @@ export function findRegions(lines: readonly PdfLine[], graphics: PdfGraphics | u
       tables.push(table);
     }
   }
+  // Statement titles caught inside a table (a shaded box drawn around title and amounts) go back to the text.
+  for (let i = 0; i < tables.length; i++) tables[i] = peelTitleRows(tables[i]!);
   const covered = new Set<PdfLine>(tables.flatMap((t) => t.lines));
   const figures = graphics
     ? findFigures(

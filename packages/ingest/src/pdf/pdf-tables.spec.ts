@@ -1,6 +1,7 @@
 import type { BBox } from '@doctree/schema';
 import type { PdfLine, PdfSpan } from './pdf-lines.js';
-import { findBorderlessTables, findTables, groupRows, inferColumns, isNumericCell, mergeRules } from './pdf-tables.js';
+import { findBorderlessTables, findTables, groupRows, inferColumns, isNumericCell, mergeRules, peelTitleRows } from './pdf-tables.js';
+import type { PdfTableRegion } from './pdf-tables.js';
 
 /** A span of `text` at x, on the baseline y, about 0.5 em per character wide. */
 function span(text: string, x: number, y: number, size = 9): PdfSpan {
@@ -82,5 +83,48 @@ describe('findTables with rules', () => {
     const [table, ...rest] = findTables(lines, rules);
     expect(rest).toEqual([]);
     expect(table).toMatchObject({ source: 'grid', rows: [['Name', 'Value'], ['Alpha', '42']], bbox: [72, 100, 330, 140] });
+  });
+});
+
+describe('peelTitleRows', () => {
+  const statement = (): PdfTableRegion => {
+    const title = line([span('The Boeing Company and Subsidiaries', 200, 100)]);
+    const name = line([span('Consolidated Statements of Equity', 205, 111)]);
+    const years = line([span('Years ended December 31', 215, 122)]);
+    const header = line([span('(Dollars in millions)', 72, 140), span('Total', 330, 140)]);
+    const rows = [1, 2, 3].map((i) => line([span(`Balance item ${i}`, 72, 140 + 12 * i), amount(`${i},000`, 360, 140 + 12 * i)]));
+    return {
+      kind: 'table',
+      bbox: [60, 90, 380, 190],
+      rows: [
+        ['', 'The Boeing Company and Subsidiaries', 'The Boeing Company and Subsidiaries'],
+        ['', 'Consolidated Statements of Equity', 'Consolidated Statements of Equity'],
+        ['Years ended December 31', '', ''],
+        ['(Dollars in millions)', '', 'Total'],
+        ['Balance item 1', '', '1,000'],
+        ['Balance item 2', '', '2,000'],
+        ['Balance item 3', '', '3,000'],
+      ],
+      headerRows: 4,
+      source: 'drawn',
+      lines: [title, name, years, header, ...rows],
+    };
+  };
+
+  it('gives a statement title caught inside a table back to the text, above the table', () => {
+    const table = statement();
+    const peeled = peelTitleRows(table);
+    expect(peeled.rows[0]).toEqual(['(Dollars in millions)', '', 'Total']);
+    expect(peeled.headerRows).toBe(1);
+    expect(peeled.lines.map((l) => l.text)).not.toContain('Consolidated Statements of Equity');
+    expect(peeled.lines).toHaveLength(4);
+    expect(peeled.bbox[1]).toBeGreaterThan(table.lines[2]!.bbox[3]);
+  });
+
+  it('keeps units lines, row labels and tables whose first row has several cells', () => {
+    const units = { ...statement(), rows: statement().rows.slice(3), headerRows: 1 };
+    expect(peelTitleRows(units)).toBe(units);
+    const label: PdfTableRegion = { ...statement(), rows: [['Current assets:', '', ''], ...statement().rows.slice(4)], headerRows: 0 };
+    expect(peelTitleRows(label)).toBe(label);
   });
 });

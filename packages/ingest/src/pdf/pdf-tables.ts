@@ -957,6 +957,58 @@ export function tableFromLines(lines: readonly PdfLine[], bbox: BBox): PdfTableR
   return { kind: 'table', bbox: union.map(round2) as BBox, rows: grid.rows, headerRows: grid.headerRows, source: 'drawn', lines: rows.flatMap((r) => r.lines) };
 }
 
+/** Most leading rows taken out of a table as its title. */
+const MAX_TITLE_ROWS = 4;
+
+/** The one text of a title row: every non-empty cell holds the same phrase (a title spanning cells is repeated in each). */
+function titleRowText(row: readonly string[]): string | undefined {
+  const texts = [...new Set(row.map((c) => c.trim()).filter((c) => c !== ''))];
+  if (texts.length !== 1) return undefined;
+  const text = texts[0]!;
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  if (letters < 6 || wordCount(text) < 2 || isNumericCell(text) || YEAR_CELL.test(text)) return undefined;
+  // A units line or a row label (`Current assets:`) belongs to the table.
+  if (UNITS_ROW.test(text) || /:$/.test(text)) return undefined;
+  return text;
+}
+
+/**
+ * Takes a table's title rows out of it: leading rows (at most four, while the table keeps two rows)
+ * whose only text is one phrase, such as `The Boeing Company and Subsidiaries` / `Consolidated
+ * Statements of Equity` / `Years ended December 31` inside a shaded statement. Their lines go back to
+ * the text flow above the table, where they are typed like any other text (a statement title becomes
+ * a heading); the table's box starts below them and header rows are recounted. Returns the table
+ * unchanged when there is no such row or its lines cannot be told apart.
+ */
+export function peelTitleRows(table: PdfTableRegion): PdfTableRegion {
+  const titles: string[] = [];
+  while (titles.length < MAX_TITLE_ROWS && table.rows.length - titles.length > 2) {
+    const text = titleRowText(table.rows[titles.length]!);
+    if (text === undefined) break;
+    titles.push(text);
+  }
+  if (titles.length === 0) return table;
+  const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+  const titleText = titles.map(norm);
+  const isTitleLine = (line: PdfLine): boolean => {
+    const text = norm(line.text);
+    return text !== '' && titleText.some((t) => t === text || t.includes(text));
+  };
+  const candidates = table.lines.filter(isTitleLine);
+  const rest = table.lines.filter((l) => !candidates.includes(l));
+  if (candidates.length === 0 || rest.length === 0) return table;
+  // Title lines sit above everything that stays in the table.
+  const restTop = Math.min(...rest.map((l) => l.bbox[1]));
+  const peeled = candidates.filter((l) => l.bbox[3] <= restTop + 1);
+  if (peeled.length === 0 || peeled.length !== candidates.length) return table;
+  const rows = table.rows.slice(titles.length);
+  const remaining = Math.max(0, table.headerRows - titles.length);
+  const firstAmount = rows.findIndex((r) => r.some((c, i) => i > 0 && c !== '' && isNumericCell(c) && !YEAR_CELL.test(c.trim())));
+  const headerRows = remaining > 0 ? remaining : firstAmount > 0 && firstAmount <= 4 && rows.length - firstAmount >= 2 ? firstAmount : 0;
+  const top = Math.max(table.bbox[1], Math.max(...peeled.map((l) => l.bbox[3])) + 0.5);
+  return { ...table, rows, headerRows, bbox: [table.bbox[0], round2(Math.min(top, restTop)), table.bbox[2], table.bbox[3]], lines: rest };
+}
+
 /** Options of {@link findTables}. */
 export interface FindTablesOptions {
   /** Line groups read separately by the borderless detector (the columns of a two-column page); all lines by default. */
