@@ -1,0 +1,217 @@
+import { DocTreeError, pageFromIndex } from '@doctree/schema';
+import type { DocTreeNode } from '@doctree/schema';
+import { analyzeText, findYears } from '@doctree/index';
+import { z } from 'zod';
+import type { HubToolCard } from '../context/tool-context.js';
+import type { DocNavigator } from '../navigation/doc-navigator.js';
+import { nodeHit } from '../hits/node-hit.js';
+import { SCALE_MULTIPLIERS, parseNumberText, type Scale } from '../table/number-text.js';
+import type { TableGrid } from '../table/table-reader.js';
+
+/** One cell picked by `extract.column`. */
+export interface ExtractedCell {
+  /** Label of its row (as written). */
+  row: string;
+  /** Label of its column (header rows joined). */
+  column: string;
+  /** 0-based body row and grid column. */
+  row_index: number;
+  col_index: number;
+  /** The cell as written (`(1,577)`). */
+  raw: string;
+  /** The number as written with its sign (`-1577`), or null for text / empty / dash cells. */
+  value: number | null;
+  /** `value` times the table scale (`-1577000000` in a `(Millions)` table), or null. */
+  value_scaled: number | null;
+  /** Unit of the cell (`%`, or the table currency `$`), or null. */
+  unit: string | null;
+  /** Written as a percent. */
+  percent: boolean;
+  /** Scale of the table (`millions`), or null. */
+  scale: Scale | null;
+}
+
+/** Data of `extract.column`. */
+export interface ExtractColumnData {
+  node_id: string;
+  /** 1-based page of the table. */
+  page: number;
+  caption?: string;
+  columns: string[];
+  scale: Scale | null;
+  currency: string | null;
+  /** Matched cells, by requested row then column. */
+  cells: ExtractedCell[];
+  /** Requested row labels that matched no row. */
+  missing_rows: string[];
+  /** Requested columns (labels or years) that matched no column. */
+  missing_columns: string[];
+}
+
+/** Options of {@link extractCells}. */
+export interface ExtractCellsOptions {
+  /** Row labels to find (fuzzy, by analysed terms); none = every body row with a value. */
+  rows?: readonly string[];
+  /** Column labels or years to find; none = every value column. */
+  columns?: readonly (string | number)[];
+  /** Smallest share of a label's terms a row / column must hold. Default 0.5. */
+  minMatch?: number;
+  /** Most rows returned per requested row label (ties). Default 3. */
+  maxRowsPerLabel?: number;
+}
+
+/** Defaults of {@link ExtractCellsOptions}. */
+export const EXTRACT_CELLS_DEFAULTS = { minMatch: 0.5, maxRowsPerLabel: 3 } as const;
+
+function termsOf(text: string): string[] {
+  return [...new Set(analyzeText(text))];
+}
+
+/** Share of `wanted` terms in `have`, with a small bonus for tighter labels (Jaccard) to break ties. */
+function matchScore(wanted: readonly string[], have: readonly string[]): number {
+  if (wanted.length === 0 || have.length === 0) return 0;
+  const set = new Set(have);
+  const hit = wanted.filter((t) => set.has(t)).length;
+  if (hit === 0) return 0;
+  const union = new Set([...wanted, ...have]).size;
+  return hit / wanted.length + 0.01 * (hit / union);
+}
+
+/** Columns holding at least one number that is not the row's label. */
+function valueColumns(grid: TableGrid): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < grid.columns.length; c++) {
+    if (grid.body.some((r, i) => (r[c] ?? '') !== grid.rowLabels[i] && parseNumberText(r[c] ?? '') !== undefined)) out.push(c);
+  }
+  return out;
+}
+
+/**
+ * Picks cells of a parsed table by row labels and column labels or years: rows match by the share of a label's
+ * analysed terms in the row label (so `capital expenditures PP&E` finds `Purchases of property, plant and equipment
+ * (PP&E)`); a year matches a column whose header names it; other column labels match by terms. Each cell comes back as
+ * written and as a number with its unit, percent flag and the table's scale (`(1,577)` in a `(Millions)` table →
+ * `value -1577`, `value_scaled -1.577e9`).
+ */
+export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {}): Pick<ExtractColumnData, 'cells' | 'missing_rows' | 'missing_columns'> {
+  const { minMatch, maxRowsPerLabel } = { ...EXTRACT_CELLS_DEFAULTS, ...options };
+  const missingRows: string[] = [];
+  const missingColumns: string[] = [];
+  const labelTerms = grid.rowLabels.map(termsOf);
+  let rows: number[] = [];
+  if (options.rows && options.rows.length > 0) {
+    for (const label of options.rows) {
+      const wanted = termsOf(label);
+      const scored = labelTerms.map((terms, i) => ({ i, score: matchScore(wanted, terms) })).filter((s) => s.score >= minMatch);
+      if (scored.length === 0) {
+        missingRows.push(label);
+        continue;
+      }
+      const best = Math.max(...scored.map((s) => s.score));
+      for (const s of scored.filter((x) => x.score >= best - 1e-9).slice(0, maxRowsPerLabel)) if (!rows.includes(s.i)) rows.push(s.i);
+    }
+  } else {
+    rows = grid.body.map((_, i) => i).filter((i) => grid.body[i]!.some((c, ci) => ci > 0 && parseNumberText(c) !== undefined));
+  }
+  let columns: number[] = [];
+  const candidates = valueColumns(grid);
+  if (options.columns && options.columns.length > 0) {
+    for (const spec of options.columns) {
+      const text = String(spec);
+      const years = typeof spec === 'number' ? [spec] : findYears(text);
+      let found: number[] = [];
+      if (years.length > 0 && /^\s*(?:FY\s?)?[0-9]{4}\s*$/i.test(text)) {
+        found = candidates.filter((c) => findYears(grid.columns[c] ?? '').includes(years[0]!));
+      } else {
+        const wanted = termsOf(text);
+        const scored = candidates.map((c) => ({ c, score: matchScore(wanted, termsOf(grid.columns[c] ?? '')) })).filter((s) => s.score >= minMatch);
+        const best = Math.max(0, ...scored.map((s) => s.score));
+        found = scored.filter((s) => s.score >= best - 1e-9).map((s) => s.c);
+      }
+      if (found.length === 0) missingColumns.push(text);
+      for (const c of found) if (!columns.includes(c)) columns.push(c);
+    }
+  } else {
+    columns = candidates;
+  }
+  const multiplier = grid.scale ? SCALE_MULTIPLIERS[grid.scale] : 1;
+  const cells: ExtractedCell[] = [];
+  for (const r of rows) {
+    for (const c of columns) {
+      const raw = grid.body[r]?.[c] ?? '';
+      const parsed = parseNumberText(raw);
+      const percent = parsed?.percent ?? false;
+      const unit = percent ? '%' : (parsed?.currency ?? grid.units[c] ?? grid.currency ?? null);
+      const ownScale = parsed?.scale;
+      const scale = ownScale ?? (percent ? null : (grid.scale ?? null));
+      const factor = ownScale ? SCALE_MULTIPLIERS[ownScale] : percent ? 1 : multiplier;
+      cells.push({
+        row: grid.rowLabels[r] ?? '',
+        column: grid.columns[c] ?? '',
+        row_index: r,
+        col_index: c,
+        raw,
+        value: parsed ? parsed.value : null,
+        value_scaled: parsed ? parsed.value * factor : null,
+        unit,
+        percent,
+        scale,
+      });
+    }
+  }
+  return { cells, missing_rows: missingRows, missing_columns: missingColumns };
+}
+
+/** The table a caller names: a node id (`tab_1`) or a label (`Table 1`). */
+export function findTable(nav: DocNavigator, ref: string): DocTreeNode {
+  const node = nav.node(ref) ?? nav.node(nav.resolveLabel(ref) ?? '');
+  if (!node) throw new DocTreeError('TOOL_ARGS_INVALID', `no table ${JSON.stringify(ref)} in document ${nav.docId}`, { hint: 'Give a table node_id from table_index.search, or its label (Table 2).' });
+  if (node.role !== 'table') throw new DocTreeError('TOOL_ARGS_INVALID', `${node.node_id} is a ${node.role}, not a table`, { nodeId: node.node_id });
+  return node;
+}
+
+/** Arguments of `extract.column`. */
+export const ExtractColumnArgsSchema = z.object({
+  /** Table node id (`tab_1`) or label (`Table 1`). */
+  node_id: z.string().min(1),
+  /** Row labels to find; none = all rows with values. */
+  rows: z.array(z.string().min(1)).max(50).optional(),
+  /** Column labels to find; none = all value columns (unless `years` is given). */
+  columns: z.array(z.string().min(1)).max(50).optional(),
+  /** Years whose columns to read. */
+  years: z.array(z.number().int().min(1000).max(2999)).max(50).optional(),
+  /** Smallest share of a label's terms a row/column must hold. */
+  min_match: z.number().min(0).max(1).default(EXTRACT_CELLS_DEFAULTS.minMatch),
+});
+/** Parsed {@link ExtractColumnArgsSchema}. */
+export type ExtractColumnArgs = z.infer<typeof ExtractColumnArgsSchema>;
+
+/** `extract.column`: cells of a table by row labels and columns / years, with units and scale (see {@link extractCells}). */
+export const extractColumnCard: HubToolCard<ExtractColumnArgs, ExtractColumnData> = {
+  id: 'extract.column',
+  description:
+    'Reads cells of a table (node_id or label) by row labels and column labels or years; returns each cell as written and as a number with unit, percent flag and the table scale such as "(Millions)". Args: node_id, rows, columns, years, min_match.',
+  args: ExtractColumnArgsSchema,
+  kind: 'extract',
+  async run(args, context) {
+    const nav = context.nav;
+    const node = findTable(nav, args.node_id);
+    const grid = nav.table(node);
+    if (grid.body.length === 0) throw new DocTreeError('TOOL_FAILED', `table ${node.node_id} has no readable cells`, { nodeId: node.node_id });
+    const columns = [...(args.columns ?? []), ...(args.years ?? [])];
+    const result = extractCells(grid, { ...(args.rows ? { rows: args.rows } : {}), ...(columns.length > 0 ? { columns } : {}), minMatch: args.min_match });
+    const caption = nav.captionOf(node)?.text;
+    return {
+      hits: [nodeHit(nav, node, { method: 'extract.column', score: 1, extra: { n_cells: result.cells.length } })],
+      data: {
+        node_id: node.node_id,
+        page: pageFromIndex(nav.pageIdxOf(node)),
+        ...(caption ? { caption } : {}),
+        columns: grid.columns,
+        scale: grid.scale ?? null,
+        currency: grid.currency ?? null,
+        ...result,
+      },
+    };
+  },
+};

@@ -1,0 +1,275 @@
+import { pageFromIndex } from '@doctree/schema';
+import type { ChatModelClient, EvidencePack, Hit, PlanStage, StrategyPlan, ToolResult } from '@doctree/schema';
+import type { DocIndex } from '@doctree/index';
+import { createToolContext, type ToolContext } from '../context/tool-context.js';
+import { ToolExecutor, type ToolCallOptions, type ToolCallRequest } from '../executor/tool-executor.js';
+import { diversifyHits, rerankHits, resolveRerankFeatures, type RerankContext, type RerankWeights } from '../fusion/feature-rerank.js';
+import { reciprocalRankFusion, weightedFusion } from '../fusion/reciprocal-rank-fusion.js';
+import { packEvidence, type PackNeeds, type PackOptions } from '../pack/mmr-knapsack.js';
+import type { AnyToolCard, ToolRegistry } from '../registry/tool-registry.js';
+import { expandHits, type ExpandOptions } from '../structure/structure-expand.js';
+import { TraceRecorder, summarizeHits } from '../trace/trace-recorder.js';
+import { createDefaultRegistry } from './default-cards.js';
+
+/** How {@link ToolHub.fuse} combines and orders lane results. */
+export interface FuseOptions {
+  /** `RRF` (reciprocal rank fusion, default) or `weighted` (min-max-normalised scores × lane weights). */
+  method?: 'RRF' | 'weighted';
+  /** RRF constant k. Default 60. */
+  rrfK?: number;
+  /** Lane weights by tool id (RRF: multiplies each lane's 1/(k + rank); weighted: the score weights). */
+  laneWeights?: Readonly<Record<string, number>>;
+  /** Rerank features to use (plan names accepted: `year`, `unit_match`, `toc_distance`…); empty = all. */
+  features?: readonly string[];
+  /** Rerank weights over the defaults. */
+  weights?: Partial<RerankWeights>;
+  /** Spread the top over sections or pages; null / absent = no diversification. */
+  diversifyBy?: 'section' | 'page' | null;
+  /** Diversification penalty per hit already taken from a group. Default 0.15. */
+  diversityPenalty?: number;
+  /** Most hits returned. Default all. */
+  limit?: number;
+}
+
+/** Options of {@link ToolHub.create}. */
+export interface ToolHubOptions {
+  /** The loaded document index the cards read. */
+  index: DocIndex;
+  /** Chat model for `rank.llm` (and for cards registered by the agents); absent offline. */
+  chat?: ChatModelClient | undefined;
+  /** Trace recorder shared with the agent loop. Default: a new one. */
+  trace?: TraceRecorder;
+  /** Registry to use. Default: {@link createDefaultRegistry} (plus `cards`). */
+  registry?: ToolRegistry<ToolContext>;
+  /** Extra cards registered on the default registry (reader, judger, vlm… from `@doctree/agents`). */
+  cards?: readonly AnyToolCard<ToolContext>[];
+  /** Time limit of each tool call, ms (0 = none). Default 30 000. */
+  timeoutMs?: number;
+  /** Default fusion / rerank options of {@link ToolHub.fuse}. */
+  fuse?: FuseOptions;
+  /** Default expansion options of {@link ToolHub.expand}. */
+  expand?: ExpandOptions;
+  /** Default packing options of {@link ToolHub.pack}. */
+  pack?: PackOptions;
+}
+
+/** Plan fields {@link ToolHub.runStage} reads besides the stage (all optional; StrategyPlan defaults apply). */
+export interface StagePlan {
+  rerank?: Partial<StrategyPlan['rerank']>;
+  pack?: Partial<StrategyPlan['pack']>;
+  coverage_gate?: number;
+}
+
+/** What {@link ToolHub.runStage} knows besides the stage and the query. */
+export interface StageContext {
+  /** Plan-level rerank, pack and coverage settings. */
+  plan?: StagePlan;
+  /** Signals for the rerank and lanes (page hints, units, years, labels, intent…); `query` comes from the call. */
+  rerank?: Omit<RerankContext, 'query'>;
+  /** Needs the pack's coverage is measured against. */
+  needs?: PackNeeds;
+  /** Extra arguments per lane (`{ 'dense.search': { views: ['coarse'] } }`), merged over the stage's. */
+  laneArgs?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Expansion options over the hub's. */
+  expand?: ExpandOptions;
+  /** Packing options over the hub's and the plan's. */
+  pack?: PackOptions;
+  /** Cancels the lanes. */
+  signal?: AbortSignal;
+  /** Time limit per lane call, ms. */
+  timeoutMs?: number;
+}
+
+/** Result of {@link ToolHub.runStage}. */
+export interface StageResult {
+  stage: string;
+  /** One result per lane call, in `stage.methods` order (errors included). */
+  results: ToolResult[];
+  /** Fused, reranked, diversified hits cut to `k_pages` pages and `k_nodes` nodes. */
+  ranked: Hit[];
+  /** `ranked` plus its structure expansion. */
+  candidates: Hit[];
+  pack: EvidencePack;
+  /** `pack.coverage`. */
+  coverage: number;
+  /** Coverage reached the plan's gate (default 0.5). */
+  passed: boolean;
+  /** Methods of the stage that are registered but not retrieval lanes (expansion and packing run anyway). */
+  skipped: string[];
+}
+
+/** Default coverage gate (StrategyPlan's). */
+const DEFAULT_COVERAGE_GATE = 0.5;
+
+/** Lanes that take page hints as the pages to look at. */
+const PAGE_LANES = new Set(['page_locator.locate', 'figure_finder.find_regions']);
+
+/**
+ * The ToolHub facade over one document: a registry of tool cards (the defaults plus any extra), an executor with a
+ * trace, and the retrieval pipeline of seed 001 — concurrent lanes → RRF + feature rerank → structure expansion →
+ * MMR knapsack pack with coverage. The agent loop calls {@link runStage} per plan stage, and {@link call} for steps.
+ *
+ * @example
+ * ```ts
+ * const hub = ToolHub.create({ index });
+ * const stage = await hub.runStage({ stage: 'primary', methods: ['bm25_node.search', 'dense.search', 'table_index.search'], k_pages: 8, k_nodes: 50, page_window: 1 },
+ *   'What were capital expenditures in 2023?', { rerank: { years: [2023] }, needs: { years: [2023], keywords: ['capital expenditures'] } });
+ * stage.pack.items.forEach((i) => console.log(i.page, i.node_id, i.text.slice(0, 60)));
+ * ```
+ */
+export class ToolHub {
+  readonly index: DocIndex;
+  readonly context: ToolContext;
+  readonly registry: ToolRegistry<ToolContext>;
+  readonly executor: ToolExecutor<ToolContext>;
+  readonly trace: TraceRecorder;
+  readonly #options: ToolHubOptions;
+
+  private constructor(options: ToolHubOptions) {
+    this.#options = options;
+    this.index = options.index;
+    this.context = createToolContext({ index: options.index, chat: options.chat });
+    this.registry = options.registry ?? createDefaultRegistry();
+    if (options.cards) for (const card of options.cards) this.registry.register(card);
+    this.trace = options.trace ?? new TraceRecorder();
+    this.executor = new ToolExecutor({ registry: this.registry, context: this.context, trace: this.trace, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  }
+
+  /**
+   * Creates a hub over a loaded index.
+   *
+   * @throws DocTreeError `USAGE` when an extra card's id is taken.
+   */
+  static create(options: ToolHubOptions): ToolHub {
+    return new ToolHub(options);
+  }
+
+  /** Calls one tool card through the executor (validated, timed, traced; failures are error results). */
+  call(toolId: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<ToolResult> {
+    return this.executor.call({ tool_id: toolId, args }, options);
+  }
+
+  /** Runs several calls; retrieval lanes run concurrently. Results are in input order. */
+  runLanes(calls: readonly ToolCallRequest[], options: ToolCallOptions = {}): Promise<ToolResult[]> {
+    return this.executor.callMany(calls, options);
+  }
+
+  /**
+   * Fuses lane results (error results are skipped) with RRF (or weighted scores), reranks them with the seed §10.4
+   * features when a rerank context is given, and diversifies by section or page when asked. Records a `fuse` event.
+   */
+  fuse(results: readonly (ToolResult | readonly Hit[])[], context?: RerankContext, options: FuseOptions = {}): Hit[] {
+    const o = { ...this.#options.fuse, ...options };
+    const lists = results.map((r) => (Array.isArray(r) ? (r as readonly Hit[]) : (r as ToolResult).status === 'ok' ? (r as ToolResult).hits : []));
+    const fused = o.method === 'weighted' ? weightedFusion(lists, o.laneWeights ? { weights: o.laneWeights } : {}) : reciprocalRankFusion(lists, { ...(o.rrfK ? { k: o.rrfK } : {}), ...(o.laneWeights ? { weights: o.laneWeights } : {}) });
+    let ranked = context ? rerankHits(this.context.nav, fused, context, { ...(o.features ? { features: o.features } : {}), ...(o.weights ? { weights: o.weights } : {}) }) : fused;
+    if (o.diversifyBy) ranked = diversifyHits(ranked, o.diversifyBy, o.diversityPenalty !== undefined ? { penalty: o.diversityPenalty } : {});
+    if (o.limit !== undefined) ranked = ranked.slice(0, o.limit);
+    const unknown = o.features ? resolveRerankFeatures(o.features).unknown : [];
+    this.trace.record({
+      type: 'fuse',
+      n_hits: ranked.length,
+      hits: summarizeHits(ranked, 20),
+      data: {
+        method: o.method ?? 'RRF',
+        lanes: lists.map((l, i) => ({ tool_id: Array.isArray(results[i]) ? (l[0]?.method ?? 'hits') : (results[i] as ToolResult).tool_id, n_hits: l.length })),
+        reranked: context !== undefined,
+        ...(o.diversifyBy ? { diversify_by: o.diversifyBy } : {}),
+        ...(unknown.length > 0 ? { unknown_features: unknown } : {}),
+      },
+    });
+    return ranked;
+  }
+
+  /** Structure expansion of ranked hits (see `expandHits`); records an `expand` event. */
+  expand(hits: readonly Hit[], options: ExpandOptions = {}): Hit[] {
+    const candidates = expandHits(this.context.nav, hits, { ...this.#options.expand, ...options });
+    this.trace.record({ type: 'expand', n_hits: candidates.length, data: { from: hits.length, added: candidates.length - Math.min(hits.length, candidates.length) } });
+    return candidates;
+  }
+
+  /** MMR knapsack packing with coverage (see `packEvidence`); records a `pack` event. */
+  pack(candidates: readonly Hit[], options: PackOptions = {}): EvidencePack {
+    const pack = packEvidence(this.context.nav, candidates, { ...this.#options.pack, ...options });
+    this.trace.record({
+      type: 'pack',
+      n_hits: pack.items.length,
+      hits: pack.items.map((i) => ({ node_id: i.node_id, page_idx: i.page - 1, score: Math.round(i.score * 1e6) / 1e6 })),
+      data: { total_tokens: pack.total_tokens, budget_tokens: pack.budget_tokens, coverage: pack.coverage, needs_covered: pack.needs_covered, needs_missing: pack.needs_missing },
+    });
+    return pack;
+  }
+
+  /**
+   * Runs one plan stage: its retrieval methods as concurrent lanes (`query`, `k = k_nodes`, `roles`; page hints as
+   * `pages` ± `page_window` for the page lanes; table years / units / labels from the rerank context; `laneArgs`
+   * merged on top), then {@link fuse} with the plan's rerank settings, a cut to the best `k_pages` pages and `k_nodes`
+   * nodes, {@link expand}, and {@link pack} with the plan's pack settings and the needs. Unknown methods give error
+   * results (the stage goes on); registered non-retrieval methods are listed in `skipped`.
+   */
+  async runStage(stage: PlanStage, query: string, context: StageContext = {}): Promise<StageResult> {
+    const plan = context.plan ?? {};
+    const signals = context.rerank ?? {};
+    const skipped: string[] = [];
+    const calls: ToolCallRequest[] = [];
+    for (const method of stage.methods) {
+      if (this.registry.has(method) && this.registry.get(method).kind !== 'retrieval') {
+        skipped.push(method);
+        continue;
+      }
+      const args: Record<string, unknown> = { query, k: stage.k_nodes, ...(stage.roles && stage.roles.length > 0 ? { roles: stage.roles } : {}) };
+      if (PAGE_LANES.has(method) && signals.page_hints && signals.page_hints.length > 0) {
+        args['pages'] = [...signals.page_hints];
+        args['page_window'] = stage.page_window;
+      }
+      if (method === 'table_index.search') {
+        if (signals.years?.length) args['years'] = [...signals.years];
+        if (signals.units?.length) args['units'] = [...signals.units];
+        if (signals.labels?.length) args['labels'] = [...signals.labels];
+      }
+      if (method === 'chart_index.search' && signals.labels?.length) args['labels'] = [...signals.labels];
+      if (method === 'figure_finder.find_regions' && stage.roles === undefined) delete args['roles'];
+      calls.push({ tool_id: method, args: { ...args, ...context.laneArgs?.[method] } });
+    }
+    if (skipped.length > 0) this.trace.record({ type: 'warning', message: `stage ${stage.stage}: ${skipped.join(', ')} are not retrieval lanes; skipped` });
+    const callOptions: ToolCallOptions = { ...(context.signal ? { signal: context.signal } : {}), ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}) };
+    const results = await this.executor.callMany(calls, callOptions);
+    const fused = this.fuse(results, { ...signals, query }, {
+      ...(plan.rerank?.fuse ? { method: plan.rerank.fuse } : {}),
+      ...(plan.rerank?.features ? { features: plan.rerank.features } : {}),
+      diversifyBy: plan.rerank?.diversify_by ?? null,
+    });
+    const ranked = cutToPages(fused, stage.k_pages, stage.k_nodes);
+    const candidates = this.expand(ranked, context.expand);
+    const pack = this.pack(candidates, {
+      ...(plan.pack?.ctx_tokens !== undefined ? { budgetTokens: plan.pack.ctx_tokens } : {}),
+      ...(plan.pack?.mmr_lambda !== undefined ? { lambda: plan.pack.mmr_lambda } : {}),
+      ...(plan.pack?.per_page_limit !== undefined ? { perPageLimit: plan.pack.per_page_limit } : {}),
+      ...(plan.pack?.attach && plan.pack.attach.length > 0 ? { attach: plan.pack.attach } : {}),
+      ...context.pack,
+      ...(context.needs ? { needs: context.needs } : {}),
+    });
+    const gate = plan.coverage_gate ?? DEFAULT_COVERAGE_GATE;
+    return { stage: stage.stage, results, ranked, candidates, pack, coverage: pack.coverage, passed: pack.coverage >= gate, skipped };
+  }
+}
+
+/** Keeps hits (in order) from the first `kPages` distinct pages, at most `kNodes` of them. */
+export function cutToPages(hits: readonly Hit[], kPages: number, kNodes: number): Hit[] {
+  const pages = new Set<number>();
+  const out: Hit[] = [];
+  for (const hit of hits) {
+    if (out.length >= kNodes) break;
+    if (!pages.has(hit.page_idx)) {
+      if (pages.size >= kPages) continue;
+      pages.add(hit.page_idx);
+    }
+    out.push(hit);
+  }
+  return out;
+}
+
+/** 1-based pages of hits, sorted and unique (for people and eval data). */
+export function hitPages(hits: readonly Hit[]): number[] {
+  return [...new Set(hits.map((h) => pageFromIndex(h.page_idx)))].sort((a, b) => a - b);
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { DocTreeError, TraceEventSchema, TraceSchema, formatIssues, redactSecrets } from '@doctree/schema';
+import type { Hit, Trace, TraceEvent, TokenUsage } from '@doctree/schema';
+import { hitScore } from '../hits/node-hit.js';
+
+/** Options of the {@link TraceRecorder} constructor. */
+export interface TraceRecorderOptions {
+  /** Strings scrubbed from every recorded event (API keys, tokens); see `redactSecrets`. Default none. */
+  secrets?: readonly string[];
+  /** Most hits kept on one `tool_call` event (best first). Default 100. */
+  maxHitsPerEvent?: number;
+  /** Millisecond clock; default `performance.now`. Tests may inject a fake one. */
+  now?: () => number;
+  /** Validate each event against `TraceEventSchema` when recorded. Default true. */
+  validate?: boolean;
+}
+
+/** Defaults of {@link TraceRecorderOptions}. */
+export const TRACE_RECORDER_DEFAULTS = {
+  secrets: [] as readonly string[],
+  maxHitsPerEvent: 100,
+  now: (): number => performance.now(),
+  validate: true,
+} as const satisfies Required<TraceRecorderOptions>;
+
+/** An event to record: `t_ms` and `attempt` default to now and the recorder's current attempt. */
+export type TraceEventInput = Omit<TraceEvent, 't_ms' | 'attempt'> & Partial<Pick<TraceEvent, 't_ms' | 'attempt'>>;
+
+/** What {@link TraceRecorder.toTrace} needs besides the events. */
+export interface TraceMeta {
+  doc_id: string;
+  question: string;
+  mode: Trace['mode'];
+  /** Default: a random UUID. */
+  trace_id?: string;
+  /** Default: the recorder's creation time. */
+  started_at?: string;
+  /** Default: summed from `llm_call` events and `tool_call` events that report tokens (`data.cost_usd` adds up cost). */
+  llm?: Trace['llm'];
+  /** Default: the number of `replan` events. */
+  replans?: number;
+}
+
+/** Summary of a hit as stored on `tool_call` events: enough to replay which nodes a tool returned. */
+export function summarizeHits(hits: readonly Hit[], max = Number.POSITIVE_INFINITY): NonNullable<TraceEvent['hits']> {
+  return hits.slice(0, max).map((h) => ({ node_id: h.node_id, page_idx: h.page_idx, score: round(hitScore(h)) }));
+}
+
+const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : 0);
+
+/**
+ * Collects the {@link TraceEvent}s of one question (route, plan, tool calls, fuse, expand, pack, read, judge…).
+ * The ToolHub executor records one `tool_call` event per call; the agent loop records its own events into the same
+ * recorder. Secrets are scrubbed on the way in; {@link toTrace} returns a validated `doctree.trace` v1 document.
+ *
+ * @example
+ * ```ts
+ * const trace = new TraceRecorder({ secrets: [apiKey] });
+ * trace.record({ type: 'plan', message: 'table_number', data: { stages: 1 } });
+ * const doc = trace.toTrace({ doc_id: 'acme', question: 'What was capex in 2018?', mode: 'offline' });
+ * ```
+ */
+export class TraceRecorder {
+  readonly #options: Required<TraceRecorderOptions>;
+  readonly #events: TraceEvent[] = [];
+  readonly #t0: number;
+  readonly #startedAt = new Date().toISOString();
+  /** Attempt number stamped on new events (0 for the first pass, +1 per REPLAN). */
+  attempt = 0;
+
+  constructor(options: TraceRecorderOptions = {}) {
+    this.#options = { ...TRACE_RECORDER_DEFAULTS, ...options };
+    this.#t0 = this.#options.now();
+  }
+
+  /** Milliseconds since the recorder was created. */
+  elapsedMs(): number {
+    return Math.max(0, this.#options.now() - this.#t0);
+  }
+
+  /** Most hits kept per `tool_call` event. */
+  get maxHitsPerEvent(): number {
+    return this.#options.maxHitsPerEvent;
+  }
+
+  /**
+   * Records an event (secrets scrubbed) and returns it as stored.
+   *
+   * @throws DocTreeError `INTERNAL` when the event does not match `TraceEventSchema` (a caller bug).
+   */
+  record(event: TraceEventInput): TraceEvent {
+    const stamped = redactSecrets({ ...event, t_ms: round(event.t_ms ?? this.elapsedMs()), attempt: event.attempt ?? this.attempt }, this.#options.secrets) as TraceEvent;
+    if (this.#options.validate) {
+      const parsed = TraceEventSchema.safeParse(stamped);
+      if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace event ${event.type}: ${formatIssues(parsed.error)}`);
+    }
+    this.#events.push(stamped);
+    return stamped;
+  }
+
+  /** Recorded events, in recording order. */
+  get events(): readonly TraceEvent[] {
+    return this.#events;
+  }
+
+  /** Events of one type. */
+  eventsOf(type: TraceEvent['type']): TraceEvent[] {
+    return this.#events.filter((e) => e.type === type);
+  }
+
+  /**
+   * The whole trace as a validated `doctree.trace` v1 document.
+   *
+   * @throws DocTreeError `INTERNAL` when the assembled trace does not match `TraceSchema`.
+   */
+  toTrace(meta: TraceMeta): Trace {
+    const trace = {
+      format: 'doctree.trace' as const,
+      version: 1 as const,
+      trace_id: meta.trace_id ?? randomUUID(),
+      doc_id: meta.doc_id,
+      question: meta.question,
+      started_at: meta.started_at ?? this.#startedAt,
+      mode: meta.mode,
+      events: [...this.#events],
+      llm: meta.llm ?? this.#llmTotals(),
+      replans: meta.replans ?? this.eventsOf('replan').length,
+    };
+    const parsed = TraceSchema.safeParse(redactSecrets(trace, this.#options.secrets));
+    if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace: ${formatIssues(parsed.error)}`);
+    return parsed.data;
+  }
+
+  #llmTotals(): Trace['llm'] {
+    let calls = 0;
+    let prompt = 0;
+    let completion = 0;
+    let cost: number | null = null;
+    for (const event of this.#events) {
+      const tokens: TokenUsage | undefined = event.tokens;
+      const isLlm = event.type === 'llm_call' || (event.type === 'tool_call' && tokens !== undefined && tokens.prompt + tokens.completion > 0);
+      if (!isLlm) continue;
+      calls++;
+      prompt += tokens?.prompt ?? 0;
+      completion += tokens?.completion ?? 0;
+      const c = event.data?.['cost_usd'];
+      if (typeof c === 'number' && Number.isFinite(c)) cost = (cost ?? 0) + c;
+    }
+    return { calls, prompt_tokens: prompt, completion_tokens: completion, cost_usd: cost };
+  }
+}
