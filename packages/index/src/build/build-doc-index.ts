@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, rm, mkdir, writeFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, mkdir, writeFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DocTreeError,
@@ -188,6 +188,13 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       const name = vectorFileName(view, backendUsed);
       const data = await readFile(join(temp, name));
       artifacts.push({ name, bytes: data.byteLength, sha256: sha256(data), records: texts[view].ids.length });
+    }
+    // Every other file the vector backends wrote (`*.meta.json`, raw-vector sidecars): listed so that a missing or
+    // truncated one is noticed (the next build rebuilds, the loader refuses).
+    for (const name of (await readdir(temp)).sort()) {
+      if (artifacts.some((a) => a.name === name)) continue;
+      const data = await readFile(join(temp, name));
+      artifacts.push({ name, bytes: data.byteLength, sha256: sha256(data) });
     }
     const manifest: IndexManifest = {
       format: 'doctree.index',

@@ -79,6 +79,45 @@ describe('buildDocIndex / loadDocIndex', () => {
     await expectCode(loadDocIndex(docDir, { sparse }), 'INDEX_MISSING', /dense_leaf\.jsonl$/);
   });
 
+  it('lists every file of index/ in the manifest, so a missing vector sidecar or metadata file rebuilds', async () => {
+    const built = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    expect(built.manifest.artifacts.map((a) => a.name).sort()).toEqual(readdirSync(join(docDir, 'index')).filter((f) => f !== 'manifest.json').sort());
+    rmSync(join(docDir, 'index', 'leaf_raw.vectors.meta.json'));
+    const again = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    expect(again.rebuilt).toBe(true);
+    expect(existsSync(join(docDir, 'index', 'leaf_raw.vectors.meta.json'))).toBe(true);
+  });
+
+  it('with fast validation still refuses a tree changed since the build and same-size damage, as INDEX_CORRUPT naming the file', async () => {
+    await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const corrupt = async (name: string, edit: (text: string) => string, file: RegExp, when: 'load' | 'search' = 'load'): Promise<void> => {
+      const path = name === 'doctree.mm.json' ? join(docDir, name) : join(docDir, 'index', name);
+      const before = readFileSync(path, 'utf8');
+      const after = edit(before);
+      expect(Buffer.byteLength(after)).toBe(Buffer.byteLength(before));
+      writeFileSync(path, after);
+      const outcome = await loadDocIndex(docDir, { sparse, embedder, validation: 'fast' }).then(
+        (index) => {
+          if (when === 'load') return index;
+          try {
+            return index.sparseLeaf.search('liquidity debt', { k: 3 });
+          } catch (error) {
+            return error;
+          }
+        },
+        (error: unknown) => error,
+      );
+      expect(outcome).toMatchObject({ code: 'INDEX_CORRUPT', file: expect.stringMatching(file) });
+      writeFileSync(path, before);
+    };
+    await corrupt('doctree.mm.json', (t) => t.replace('4.2%', '4.3%'), /doctree\.mm\.json$/);
+    await corrupt(INDEX_FILES.bm25Leaf, (t) => `${t.slice(0, -2)}]}`, /bm25_leaf\.json$/);
+    await corrupt(INDEX_FILES.summary, (t) => t.replace('"doctree.summary"', '"doctree.summery"'), /summary\.json$/);
+    // Postings of a term replaced by a number of the same length: noticed when a search reaches them.
+    await corrupt(INDEX_FILES.bm25Leaf, (t) => t.replace(/\["liquiditi",\{[^\]]*\}\]/, (m) => `["liquiditi",${'1'.repeat(m.length - 14)}]`), /bm25_leaf\.json$/, 'search');
+    expect((await loadDocIndex(docDir, { sparse, embedder, validation: 'full' })).sparseLeaf.search('liquidity', { k: 1 })).toHaveLength(1);
+  });
+
   it('leaves the previous index untouched when a build fails', async () => {
     await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
     const before = readFileSync(join(docDir, 'index', 'manifest.json'), 'utf8');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -38,8 +39,9 @@ export interface LoadDocIndexOptions {
   /** Vector backend to load with. Default `auto` (faiss when it loads; faiss-built indexes also load exactly). */
   backend?: 'auto' | 'faiss' | 'exact';
   /**
-   * `full` validates every record with its schema (slower; for tools and tests); `fast` validates the manifest
-   * and the tree and trusts records whose artifact sizes match the manifest. Default `fast`.
+   * `full` validates every file with its schema (slower; for tools and tests); `fast` validates the manifest with its
+   * schema, checks every other file's size against the manifest and its header (format, version), and trusts its
+   * content: damage that keeps the size is still caught as `INDEX_CORRUPT` when parsing or searching. Default `fast`.
    */
   validation?: 'fast' | 'full';
 }
@@ -149,7 +151,14 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
 
   let t = performance.now();
   const treePath = join(docDir, 'doctree.mm.json');
-  const treeJson = parseJson(await readText(treePath), treePath);
+  const treeText = await readText(treePath);
+  if (createHash('sha256').update(treeText).digest('hex') !== manifest.doctree_sha256) {
+    throw new DocTreeError('INDEX_CORRUPT', 'the index was built from another version of doctree.mm.json', {
+      file: treePath,
+      hint: 'Rebuild the index: `doctree index <doc_dir>`.',
+    });
+  }
+  const treeJson = parseJson(treeText, treePath);
   const tree = full ? parseWith(DocTreeSchema, treeJson, { file: treePath, what: 'DocTree' }) : (treeJson as DocTree);
   if (!full && (tree as { format?: unknown }).format !== 'doctree.mm') throw new DocTreeError('INDEX_CORRUPT', 'not a doctree.mm.json', { file: treePath });
   mark('tree', t);
@@ -167,8 +176,13 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   mark('read', t);
   t = performance.now();
   const file = (name: string): string => join(indexDir, name);
-  const summary = parseWith(DocSummarySchema, parseJson(summaryText, file(INDEX_FILES.summary)), { file: file(INDEX_FILES.summary), what: 'summary', code: 'INDEX_CORRUPT' });
-  const idMaps = parseWith(IdMapsSchema, parseJson(idMapsText, file(INDEX_FILES.idMaps)), { file: file(INDEX_FILES.idMaps), what: 'id maps', code: 'INDEX_CORRUPT' });
+  const summaryJson = parseJson(summaryText, file(INDEX_FILES.summary)) as { format?: unknown; version?: unknown };
+  const idMapsJson = parseJson(idMapsText, file(INDEX_FILES.idMaps));
+  if (!full && (summaryJson?.format !== 'doctree.summary' || summaryJson.version !== INDEX_FORMAT_VERSION)) {
+    throw new DocTreeError('INDEX_CORRUPT', 'not a doctree.summary of this index version', { file: file(INDEX_FILES.summary) });
+  }
+  const summary = full ? parseWith(DocSummarySchema, summaryJson, { file: file(INDEX_FILES.summary), what: 'summary', code: 'INDEX_CORRUPT' }) : (summaryJson as DocSummary);
+  const idMaps = full ? parseWith(IdMapsSchema, idMapsJson, { file: file(INDEX_FILES.idMaps), what: 'id maps', code: 'INDEX_CORRUPT' }) : (idMapsJson as IdMaps);
   let coarse: DenseCoarseRecord[];
   let leaf: DenseLeafRecord[];
   let edges: GraphEdge[];
@@ -181,14 +195,16 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   }
   mark('records', t);
   t = performance.now();
-  const sparseCoarse = options.sparse.load(parseJson(bm25CoarseText, file(INDEX_FILES.bm25Coarse)), file(INDEX_FILES.bm25Coarse));
-  const sparseLeaf = options.sparse.load(parseJson(bm25LeafText, file(INDEX_FILES.bm25Leaf)), file(INDEX_FILES.bm25Leaf));
+  const validation = { validation: full ? ('full' as const) : ('fast' as const) };
+  const sparseCoarse = options.sparse.load(parseJson(bm25CoarseText, file(INDEX_FILES.bm25Coarse)), file(INDEX_FILES.bm25Coarse), validation);
+  const sparseLeaf = options.sparse.load(parseJson(bm25LeafText, file(INDEX_FILES.bm25Leaf)), file(INDEX_FILES.bm25Leaf), validation);
   mark('sparse', t);
   t = performance.now();
   const loadView = (view: 'coarse' | 'leaf' | 'leaf_raw'): Promise<VectorIndex> =>
     loadVectorIndex(join(indexDir, vectorFileName(view, manifest.vector_backend)), {
       expectedEmbedderId: manifest.embedder.id,
       backend: options.backend ?? 'auto',
+      ...validation,
     });
   const [vc, vl, vr] = await Promise.all([loadView('coarse'), loadView('leaf'), loadView('leaf_raw')]);
   mark('vectors', t);

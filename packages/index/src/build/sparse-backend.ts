@@ -8,7 +8,11 @@ export interface SparseBackend {
   /** Identifier recorded in the manifest config hash (changes when scoring/analysis changes). */
   readonly id: string;
   build(docs: readonly SparseDoc[]): SparseIndex;
-  load(json: unknown, file: string): SparseIndex;
+  /**
+   * Restores an index from its JSON form. `validation: 'fast'` may skip checks of files a manifest vouches for;
+   * damaged input must still end in `INDEX_CORRUPT` (at load or at search time), never a raw error.
+   */
+  load(json: unknown, file: string, options?: { validation?: 'fast' | 'full' }): SparseIndex;
 }
 
 
@@ -21,8 +25,8 @@ export function minisearchSparseBackend(options: MiniSearchSparseIndexOptions = 
       index.add(docs);
       return index;
     },
-    load(json, file) {
-      return loadSparseIndex(json, { file });
+    load(json, file, loadOptions = {}) {
+      return loadSparseIndex(json, { file, ...(loadOptions.validation ? { validation: loadOptions.validation } : {}) });
     },
   };
 }

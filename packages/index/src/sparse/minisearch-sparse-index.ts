@@ -4,6 +4,7 @@ import MiniSearch from 'minisearch';
 import type { AsPlainObject, Options as MiniSearchOptions, SearchResult } from 'minisearch';
 
 import { definedOnly } from '../vector/vector-options.js';
+import { LazyTermIndex } from './lazy-term-index.js';
 import { analyzeQuery, analyzeText, SPARSE_ANALYZER_VERSION } from './sparse-analyzer.js';
 import { SPARSE_INDEX_FORMAT, SPARSE_INDEX_FORMAT_VERSION } from './sparse-index-format.js';
 import type { SparseIndexFile, SparseStoredDoc } from './sparse-index-format.js';
@@ -197,7 +198,18 @@ export class MiniSearchSparseIndex implements SparseIndex {
       coordination: file.params.coordination,
       storeText: file.params.store_text,
     });
-    index.mini = MiniSearch.loadJS<SparseDoc>(file.index as AsPlainObject, miniSearchOptions(index.storeText));
+    // Documents, field lengths and stored fields are restored by MiniSearch; the term index lazily (see LazyTermIndex):
+    // a search converts only the postings of its own terms, so loading does not rebuild the whole radix tree.
+    const { index: terms, ...rest } = file.index;
+    const mini = MiniSearch.loadJS<SparseDoc>({ ...rest, index: [] } as unknown as AsPlainObject, miniSearchOptions(index.storeText));
+    const internals = mini as unknown as { _index?: { get?: unknown } };
+    if (typeof internals._index?.get === 'function') {
+      internals._index = new LazyTermIndex(terms);
+      index.mini = mini;
+    } else {
+      // A MiniSearch without the private `_index` this relies on: restore everything the documented way.
+      index.mini = MiniSearch.loadJS<SparseDoc>(file.index as AsPlainObject, miniSearchOptions(index.storeText));
+    }
     // Short ids are enumerated in ascending order: the order documents were added in.
     for (const id of Object.values(file.index.documentIds)) index.ordinal.set(id, index.ordinal.size);
     index.sourceFile = source;
@@ -256,17 +268,24 @@ export class MiniSearchSparseIndex implements SparseIndex {
     if (fields.length === 0) return [];
     const combineWith = checkedCombineWith(options.combineWith ?? this.combineWith);
     const filter = options.filter;
-    const results = this.mini.search(terms.join(' '), {
-      fields,
-      boost: boosts,
-      bm25: this.bm25,
-      combineWith: combineWith === 'and' ? 'AND' : 'OR',
-      prefix: false,
-      fuzzy: false,
-      tokenize: splitTerms,
-      processTerm: keepTerm,
-      ...(filter === undefined ? {} : { filter: (result: SearchResult) => filter(this.storedDoc(result)) }),
-    });
+    let results: SearchResult[];
+    try {
+      results = this.mini.search(terms.join(' '), {
+        fields,
+        boost: boosts,
+        bm25: this.bm25,
+        combineWith: combineWith === 'and' ? 'AND' : 'OR',
+        prefix: false,
+        fuzzy: false,
+        tokenize: splitTerms,
+        processTerm: keepTerm,
+        ...(filter === undefined ? {} : { filter: (result: SearchResult) => filter(this.storedDoc(result)) }),
+      });
+    } catch (error) {
+      if (DocTreeError.isInstance(error) || this.sourceFile === undefined) throw error;
+      // Only a loaded index can hold malformed postings (a file trusted without full validation).
+      throw new DocTreeError('INDEX_CORRUPT', `Sparse index cannot be searched: ${(error as Error).message}`, { file: this.sourceFile, cause: error });
+    }
     if (this.coordination && terms.length > 1) {
       for (const result of results) result.score *= result.queryTerms.length / terms.length;
     }

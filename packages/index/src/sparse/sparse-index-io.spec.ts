@@ -76,6 +76,24 @@ describe('sparse index persistence', () => {
     expect(loaded.search('restructuring', { k: 1 })[0]!.id).toBe('t_99');
   });
 
+  it('restores the term index lazily yet completely: searched or not, a loaded index saves back the same terms', () => {
+    const index = built();
+    // Terms come out in radix-tree order, which depends on insertion order: compare them sorted.
+    const canonical = (file: unknown): unknown => {
+      const json = JSON.parse(JSON.stringify(file)) as { index: { index: [string, unknown][] } };
+      json.index.index.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      return json;
+    };
+    const expected = canonical(index.toJSON());
+    const text = JSON.stringify(index.toJSON());
+    expect(canonical(loadSparseIndex(text).toJSON())).toEqual(expected);
+    const searched = loadSparseIndex(text);
+    expect(searched.search('capital expenditures 2018', { k: 3 })).toEqual(index.search('capital expenditures 2018', { k: 3 }));
+    expect(searched.search('zzzz unknownterm', { k: 3 })).toEqual([]);
+    expect(canonical(searched.toJSON())).toEqual(expected);
+    expect(searched.search('capital expenditures 2018', { k: 3 })).toEqual(index.search('capital expenditures 2018', { k: 3 }));
+  });
+
   it('accepts JSON text as well as parsed JSON', () => {
     const index = built();
     const text = JSON.stringify(index.toJSON());

@@ -8,11 +8,18 @@ import { writeFileAtomic } from '../io/atomic-write.js';
 import { MiniSearchSparseIndex } from './minisearch-sparse-index.js';
 import { SPARSE_ANALYZER_VERSION } from './sparse-analyzer.js';
 import { SPARSE_INDEX_FORMAT, SPARSE_INDEX_FORMAT_VERSION, sparseIndexFileSchema } from './sparse-index-format.js';
+import type { SparseIndexFile } from './sparse-index-format.js';
 
 /** Options of {@link loadSparseIndex}. */
 export interface LoadSparseIndexOptions {
   /** File the JSON came from, named in errors. */
   file?: string;
+  /**
+   * `full` (default) validates the whole file (settings with zod, the MiniSearch part structurally); `fast` checks the
+   * header (format, version, analyser version) and trusts the rest, for files a manifest already vouches for. A
+   * damaged index then fails while loading or searching, still as `INDEX_CORRUPT`.
+   */
+  validation?: 'fast' | 'full';
 }
 
 function parseJson(text: string, file: string | undefined): unknown {
@@ -52,12 +59,18 @@ export function loadSparseIndex(json: unknown, options: LoadSparseIndexOptions =
       { ...where, details: { analyzer_version: header.analyzer_version } },
     );
   }
-  const parsed = sparseIndexFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new DocTreeError('INDEX_CORRUPT', `Invalid sparse index: ${z.prettifyError(parsed.error)}`, { ...where, cause: parsed.error });
+  let data: SparseIndexFile;
+  if (options.validation === 'fast') {
+    data = raw as SparseIndexFile;
+  } else {
+    const parsed = sparseIndexFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new DocTreeError('INDEX_CORRUPT', `Invalid sparse index: ${z.prettifyError(parsed.error)}`, { ...where, cause: parsed.error });
+    }
+    data = parsed.data;
   }
   try {
-    return MiniSearchSparseIndex.fromFile(parsed.data, file);
+    return MiniSearchSparseIndex.fromFile(data, file);
   } catch (error) {
     throw DocTreeError.from(error, 'INDEX_CORRUPT', where);
   }

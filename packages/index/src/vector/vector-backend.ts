@@ -125,6 +125,8 @@ export interface LoadVectorIndexOptions {
    * `faiss` on an exact-written index rebuilds it as a faiss flat index.
    */
   backend?: VectorBackendRequest;
+  /** Validation of `<path>.meta.json` (see `readVectorIndexMeta`); the binary files are always checked. Default `full`. */
+  validation?: 'fast' | 'full';
 }
 
 /** Defaults of {@link LoadVectorIndexOptions}. */
@@ -139,7 +141,7 @@ export const LOAD_VECTOR_INDEX_DEFAULTS = { backend: 'auto' } as const satisfies
  */
 export async function loadVectorIndex(path: string, options: LoadVectorIndexOptions = {}): Promise<VectorIndex> {
   const resolved = { ...LOAD_VECTOR_INDEX_DEFAULTS, ...definedOnly(options) };
-  const meta = await readVectorIndexMeta(path);
+  const meta = await readVectorIndexMeta(path, { validation: resolved.validation ?? 'full' });
   if (resolved.expectedEmbedderId !== undefined && meta.embedder_id !== resolved.expectedEmbedderId) {
     throw new DocTreeError(
       'EMBEDDER_MISMATCH',

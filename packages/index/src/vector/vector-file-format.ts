@@ -74,13 +74,34 @@ export async function writeVectorIndexMeta(path: string, meta: VectorIndexMeta):
   await writeFileAtomic(vectorIndexMetaPath(path), `${JSON.stringify(meta)}\n`);
 }
 
+/** Options of {@link readVectorIndexMeta}. */
+export interface ReadVectorIndexMetaOptions {
+  /**
+   * `full` (default) validates every field with zod, ids included (each a string, all unique); `fast` checks the
+   * header and the scalar fields and that there are `size` ids, for files a manifest already vouches for.
+   */
+  validation?: 'fast' | 'full';
+}
+
+/** The scalar checks of `fast` validation: the first problem, or undefined. */
+function fastMetaProblem(meta: Record<string, unknown>): string | undefined {
+  if (meta['backend'] !== 'faiss' && meta['backend'] !== 'exact') return 'backend must be faiss or exact';
+  if (meta['kind'] !== 'flat' && meta['kind'] !== 'hnsw') return 'kind must be flat or hnsw';
+  if (meta['metric'] !== 'inner_product' && meta['metric'] !== 'l2') return 'metric must be inner_product or l2';
+  if (!Number.isInteger(meta['dimension']) || (meta['dimension'] as number) < 1) return 'dimension must be a positive integer';
+  if (!Number.isInteger(meta['size']) || (meta['size'] as number) < 0) return 'size must be an integer >= 0';
+  if (typeof meta['embedder_id'] !== 'string' || meta['embedder_id'] === '') return 'embedder_id must be a non-empty string';
+  if (!Array.isArray(meta['ids']) || meta['ids'].length !== meta['size']) return 'ids must have `size` entries';
+  return undefined;
+}
+
 /**
  * Reads and validates `<path>.meta.json`.
  *
  * @throws DocTreeError `INDEX_MISSING` when the file does not exist, `FORMAT_VERSION_UNSUPPORTED` when it is not a
  * `doctree.vectors` version 1 file, `INDEX_CORRUPT` when it is not valid JSON or does not match the schema.
  */
-export async function readVectorIndexMeta(path: string): Promise<VectorIndexMeta> {
+export async function readVectorIndexMeta(path: string, options: ReadVectorIndexMetaOptions = {}): Promise<VectorIndexMeta> {
   const file = vectorIndexMetaPath(path);
   const text = await readIndexFile(file, 'utf8');
   let raw: unknown;
@@ -97,6 +118,11 @@ export async function readVectorIndexMeta(path: string): Promise<VectorIndexMeta
         `(this version reads ${VECTOR_INDEX_FORMAT} version ${VECTOR_INDEX_FORMAT_VERSION})`,
       { file, details: { format: header.format, version: header.version } },
     );
+  }
+  if (options.validation === 'fast') {
+    const problem = fastMetaProblem(raw as Record<string, unknown>);
+    if (problem !== undefined) throw new DocTreeError('INDEX_CORRUPT', `Invalid vector index metadata: ${problem}`, { file });
+    return raw as VectorIndexMeta;
   }
   const parsed = vectorIndexMetaSchema.safeParse(raw);
   if (!parsed.success) {
