@@ -21,3 +21,25 @@ export { RULE_ROUTER_DEFAULTS, RuleRouter } from './router/rule-router.js';
 export type { RuleRouterOptions } from './router/rule-router.js';
 export { LLM_ROUTER_DEFAULTS, LlmRouter, ROUTER_SYSTEM_PROMPT } from './router/llm-router.js';
 export type { LlmRouterOptions } from './router/llm-router.js';
+export {
+  MODEL_TOOL_IDS,
+  PACK_ATTACHMENT_NAMES,
+  PLAN_FLAGS,
+  PLAN_METRICS,
+  PLAN_VARIABLES,
+  PLANNER_TOOL_IDS,
+  RERANK_FEATURE_NAMES,
+  RETRIEVAL_TOOL_IDS,
+  evaluatePlanCondition,
+  parsePlanCondition,
+  referencedVariables,
+} from './planner/plan-vocabulary.js';
+export type { PlanCondition, PlanFlag, PlannerToolId, PlanState } from './planner/plan-vocabulary.js';
+export { BASE_PLANNER_DEFAULTS, BasePlanner, checkPlan } from './planner/base-planner.js';
+export type { BasePlannerOptions, CheckPlanOptions, PlannerFallback, PlanOptions, PlanOutcome, PlanRecord } from './planner/base-planner.js';
+export { PLAN_TEMPLATES } from './planner/plan-templates.js';
+export type { PlanInput, TemplateSettings } from './planner/plan-templates.js';
+export { TEMPLATE_PLANNER_DEFAULTS, TemplatePlanner } from './planner/template-planner.js';
+export type { TemplatePlannerOptions } from './planner/template-planner.js';
+export { REPLAN_DEFAULTS, replan } from './planner/replan.js';
+export type { ReplanFeedback, ReplanOptions, ReplanResult } from './planner/replan.js';

@@ -276,7 +276,7 @@ function findEntities(question: string, limit = 8): string[] {
     run = [];
   };
   for (const raw of tokens) {
-    const token = raw.replace(/^[(\[]+|[)\],.?;:!]+$/g, '').replace(/['’]s$/, '');
+    const token = raw.replace(/^[([]+|[)\],.?;:!]+$/g, '').replace(/['’]s$/, '');
     const capital = /^(?:[A-Z][A-Za-z0-9&.'’-]*|[0-9]+[A-Z][A-Za-z0-9&-]*)$/.test(token) && !/^[0-9]+$/.test(token);
     if (capital && !NOT_ENTITY.test(token) && !/^(?:FY|CY)?[0-9]{2,4}$/.test(token)) {
       if (run.length === 0) runAtSentenceStart = sentenceStart;

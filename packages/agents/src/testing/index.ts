@@ -14,3 +14,5 @@ export type {
 } from './scripted-openai-server.js';
 export { ROUTER_CONFORMANCE_DEFAULTS, ROUTER_CONFORMANCE_QUESTIONS, runRouterConformance } from './router-conformance.js';
 export type { RouterConformanceFactory, RouterConformanceOptions } from './router-conformance.js';
+export { PLANNER_CONFORMANCE_DEFAULTS, PLANNER_CONFORMANCE_QUESTIONS, plannerConformanceDecisions, runPlannerConformance } from './planner-conformance.js';
+export type { PlannerConformanceFactory, PlannerConformanceOptions } from './planner-conformance.js';

@@ -1,0 +1,165 @@
+import { DocTreeError, RouterDecisionSchema, StrategyPlanSchema, formatIssues } from '@doctree/schema';
+import type { DocTreeErrorCode, RouterDecision, StrategyPlan } from '@doctree/schema';
+
+import { PLANNER_TOOL_IDS, PLAN_VARIABLES, RETRIEVAL_TOOL_IDS, parsePlanCondition, referencedVariables } from './plan-vocabulary.js';
+
+/** Per-call options of {@link BasePlanner.plan}. */
+export interface PlanOptions {
+  signal?: AbortSignal;
+}
+
+/** Why a planner fell back to its template plan. */
+export interface PlannerFallback {
+  code: DocTreeErrorCode;
+  /** Redacted message. */
+  message: string;
+}
+
+/** What a planner's {@link BasePlanner._plan} hook returns. */
+export interface PlanOutcome {
+  /** The plan (defaults of `StrategyPlanSchema` may be left out). */
+  plan: unknown;
+  /** Set when an LLM planner could not use the model and returned the template plan instead. */
+  fallback?: PlannerFallback;
+}
+
+/** One finished planning, as reported to {@link BasePlannerOptions.onPlan}. */
+export interface PlanRecord {
+  planner: string;
+  decision: RouterDecision;
+  plan: StrategyPlan;
+  latencyMs: number;
+  fallback?: PlannerFallback;
+}
+
+/** Options shared by every {@link BasePlanner} subclass. */
+export interface BasePlannerOptions {
+  /**
+   * Tool ids plans may name (e.g. the ids registered in the ToolHub). Default {@link PLANNER_TOOL_IDS}.
+   * A plan naming another tool is a bug of the planner (`INTERNAL`).
+   */
+  knownTools?: readonly string[];
+  /** Called after each planning (tracing). Must not throw. */
+  onPlan?: (record: PlanRecord) => void;
+}
+
+/** Defaults of {@link BasePlannerOptions}. */
+export const BASE_PLANNER_DEFAULTS = { knownTools: PLANNER_TOOL_IDS } as const satisfies BasePlannerOptions;
+
+/**
+ * Abstract base of planners (RouterDecision → {@link StrategyPlan}), in the LangChain pattern: the public
+ * {@link plan} validates the decision, honours the abort signal, calls the protected hook {@link _plan}, then checks
+ * the plan with {@link checkPlan} (schema, known tools, stage / step / variable references, conditions) and reports
+ * it to `onPlan`.
+ *
+ * @example
+ * ```ts
+ * class LookupOnly extends BasePlanner {
+ *   readonly name = 'lookup-only';
+ *   protected async _plan(decision: RouterDecision): Promise<PlanOutcome> {
+ *     return { plan: new TemplatePlanner({ singleTemplate: true }).planFor(decision) };
+ *   }
+ * }
+ * ```
+ */
+export abstract class BasePlanner {
+  /** Name reported in traces. */
+  abstract readonly name: string;
+  readonly #options: Required<Pick<BasePlannerOptions, 'knownTools'>> & Pick<BasePlannerOptions, 'onPlan'>;
+
+  constructor(options: BasePlannerOptions = {}) {
+    this.#options = { ...BASE_PLANNER_DEFAULTS, ...options };
+  }
+
+  /** Tool ids plans may name. */
+  get knownTools(): readonly string[] {
+    return this.#options.knownTools;
+  }
+
+  /** Plans the retrieval and the steps for a routed question. */
+  async plan(decision: RouterDecision, options: PlanOptions = {}): Promise<StrategyPlan> {
+    const parsed = RouterDecisionSchema.safeParse(decision);
+    if (!parsed.success) throw new DocTreeError('USAGE', `${this.name}: invalid router decision: ${formatIssues(parsed.error)}`, { hint: 'Pass the decision a router returned.' });
+    throwIfCancelled(this.name, options.signal);
+    const started = performance.now();
+    const outcome = await this._plan(parsed.data, options);
+    throwIfCancelled(this.name, options.signal);
+    const plan = checkPlan(outcome?.plan, { knownTools: this.#options.knownTools, planner: this.name });
+    const record: PlanRecord = { planner: this.name, decision: parsed.data, plan, latencyMs: performance.now() - started };
+    if (outcome.fallback !== undefined) record.fallback = outcome.fallback;
+    try {
+      this.#options.onPlan?.(record);
+    } catch {
+      // A tracing hook must not break planning.
+    }
+    return plan;
+  }
+
+  /** The planning itself. The public method validates the decision before and the plan after. */
+  protected abstract _plan(decision: RouterDecision, options: PlanOptions): Promise<PlanOutcome>;
+}
+
+function throwIfCancelled(name: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new DocTreeError('CANCELLED', `Planning by ${name} was cancelled`, { cause: signal.reason });
+}
+
+/** Options of {@link checkPlan}. */
+export interface CheckPlanOptions {
+  /** Tool ids the plan may name. Default {@link PLANNER_TOOL_IDS}. */
+  knownTools?: readonly string[];
+  /** Who made the plan, for messages. Default `plan`. */
+  planner?: string;
+  /** Error code of a bad plan. Default `INTERNAL` (a planner bug); `LLM_BAD_OUTPUT` for model-written plans. */
+  code?: DocTreeErrorCode;
+}
+
+/**
+ * Validates a plan and returns it with schema defaults applied: `StrategyPlanSchema`, stage methods that are known
+ * retrieval lanes, step tools that are known tools, unique stage names and step ids, `within` naming an earlier stage,
+ * `depends_on` naming earlier steps, `$variables` that are built in ({@link PLAN_VARIABLES}) or saved by an earlier
+ * step, parseable conditions, and a final answer variable some step saves. Throws `code` naming the first problem.
+ */
+export function checkPlan(value: unknown, options: CheckPlanOptions = {}): StrategyPlan {
+  const known = new Set(options.knownTools ?? PLANNER_TOOL_IDS);
+  const who = options.planner ?? 'plan';
+  const code = options.code ?? 'INTERNAL';
+  const fail = (message: string): never => {
+    throw new DocTreeError(code, `${who}: ${message}`);
+  };
+  const parsed = StrategyPlanSchema.safeParse(value);
+  if (!parsed.success) fail(`invalid plan: ${formatIssues(parsed.error)}`);
+  const plan = parsed.data!;
+  const retrieval = new Set<string>(RETRIEVAL_TOOL_IDS);
+  const stages = new Set<string>();
+  for (const stage of plan.stages) {
+    if (stages.has(stage.stage)) fail(`two stages are named ${stage.stage}`);
+    for (const method of stage.methods) {
+      if (!known.has(method)) fail(`stage ${stage.stage} names unknown tool ${method}`);
+      if (!retrieval.has(method)) fail(`stage ${stage.stage} names ${method}, which is not a retrieval lane`);
+    }
+    if (stage.within !== undefined && !stages.has(stage.within)) fail(`stage ${stage.stage} searches within ${stage.within}, which is not an earlier stage`);
+    if (stage.when !== undefined) checkCondition(stage.when, fail);
+    stages.add(stage.stage);
+  }
+  const variables = new Set<string>(Object.keys(PLAN_VARIABLES));
+  const steps = new Set<string>();
+  for (const step of plan.steps) {
+    if (steps.has(step.step_id)) fail(`two steps have the id ${step.step_id}`);
+    if (!known.has(step.tool)) fail(`step ${step.step_id} names unknown tool ${step.tool}`);
+    for (const dep of step.depends_on) if (!steps.has(dep)) fail(`step ${step.step_id} depends on ${dep}, which is not an earlier step`);
+    for (const name of referencedVariables(step.args)) if (!variables.has(name)) fail(`step ${step.step_id} reads $${name} before any step saves it`);
+    steps.add(step.step_id);
+    if (step.save_as !== undefined) variables.add(step.save_as);
+  }
+  for (const fallback of plan.fallbacks) checkCondition(fallback.condition, fail);
+  if (!variables.has(plan.final.answer_var)) fail(`the final answer variable ${plan.final.answer_var} is saved by no step`);
+  return plan;
+}
+
+function checkCondition(condition: string, fail: (message: string) => never): void {
+  try {
+    parsePlanCondition(condition);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,125 @@
+import type { PlanFallback, PlanStage, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
+
+import { BasePlanner, checkPlan } from './base-planner.js';
+import type { BasePlannerOptions, PlanOptions, PlanOutcome } from './base-planner.js';
+import { PLAN_TEMPLATES } from './plan-templates.js';
+import type { PlanInput, TemplateSettings } from './plan-templates.js';
+
+/** Options of {@link TemplatePlanner}. */
+export interface TemplatePlannerOptions extends BasePlannerOptions {
+  /** Evidence budget of the pack, tokens (`agent.ctx_tokens`). Default 1500. */
+  ctxTokens?: number;
+  /** A vision model is configured: plans may call `vlm.answer` / `vlm.count`. Default false. */
+  vlm?: boolean;
+  /** A chat model is configured and `rank.llm` should rerank the expanded candidates. Default false. */
+  rankWithLlm?: boolean;
+  /**
+   * Ablation "no router": always the lookup template, ignoring the decision (type, candidates, signals). Default false.
+   */
+  singleTemplate?: boolean;
+  /** Other candidates at least this good add their retrieval stages, gated by coverage. Default 0.45. */
+  secondaryMinScore?: number;
+  /** Most secondary templates merged. Default 2. */
+  maxSecondary?: number;
+}
+
+/** Defaults of {@link TemplatePlannerOptions}. */
+export const TEMPLATE_PLANNER_DEFAULTS = {
+  ctxTokens: 1500,
+  vlm: false,
+  rankWithLlm: false,
+  singleTemplate: false,
+  secondaryMinScore: 0.45,
+  maxSecondary: 2,
+} as const satisfies TemplatePlannerOptions;
+
+type Resolved = Required<Pick<TemplatePlannerOptions, keyof typeof TEMPLATE_PLANNER_DEFAULTS>>;
+
+/** A decision that carries nothing but the question type `lookup` (the "no router" ablation plans from it). */
+function blankDecision(): RouterDecision {
+  return {
+    query_type: 'lookup',
+    candidates: [{ type: 'lookup', score: 1 }],
+    signals: { page_hints: [], objects: [], units: [], years: [], operations: [], expected_format: null, keywords: [], entities: [] },
+    risk: { level: 'medium', reasons: ['no router (ablation)'] },
+    constraints: [],
+    sub_questions: [],
+    confidence: 0,
+    source: 'rules',
+  };
+}
+
+/**
+ * The offline planner: a template per query type (lookup, table_number, chart, figure_count, layout, multi_hop,
+ * summary, unanswerable) filled from the decision's signals. Retrieval follows seed 004's two hops — coarse windows
+ * (sections, tables, figures) first, then leaves within the chosen windows — after a page stage when the question
+ * names pages. Other candidates of the decision add their retrieval stages behind a coverage gate
+ * (`when: "coverage<gate"`) and a `judge_failed → switch_template` fallback, so one plan covers an ambiguous question.
+ *
+ * @example
+ * ```ts
+ * const decision = await new RuleRouter().route('What was FY2019 capex in the cash flow statement?');
+ * const plan = await new TemplatePlanner().plan(decision);
+ * plan.steps.map((s) => s.tool); // ['table_index.search', 'extract.column', 'reader.answer', 'judger.verify']
+ * ```
+ */
+export class TemplatePlanner extends BasePlanner {
+  readonly name = 'templates';
+  readonly #settings: Resolved;
+
+  constructor(options: TemplatePlannerOptions = {}) {
+    const { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary, ...base } = { ...TEMPLATE_PLANNER_DEFAULTS, ...options };
+    super(base);
+    this.#settings = { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary };
+  }
+
+  /** The plan of one template for a decision, alone (no secondary stages), checked. */
+  template(type: QueryType, decision: RouterDecision): StrategyPlan {
+    return checkPlan(PLAN_TEMPLATES[type](decision, this.#templateSettings()), { knownTools: this.knownTools, planner: this.name });
+  }
+
+  /** The plan for a decision, synchronously (also the fallback of an LLM planner). */
+  planFor(decision: RouterDecision): StrategyPlan {
+    const s = this.#settings;
+    if (s.singleTemplate) return this.template('lookup', blankDecision());
+    const primary = PLAN_TEMPLATES[decision.query_type](decision, this.#templateSettings());
+    const secondary = decision.candidates
+      .filter((c) => c.type !== decision.query_type && c.type !== 'unanswerable' && c.score >= s.secondaryMinScore)
+      .slice(0, s.maxSecondary);
+    const merged = secondary.reduce((plan, c) => mergeSecondary(plan, c.type, PLAN_TEMPLATES[c.type](decision, this.#templateSettings())), primary);
+    return checkPlan(merged, { knownTools: this.knownTools, planner: this.name });
+  }
+
+  protected async _plan(decision: RouterDecision, _options: PlanOptions): Promise<PlanOutcome> {
+    return { plan: this.planFor(decision) };
+  }
+
+  #templateSettings(): TemplateSettings {
+    const known = new Set(this.knownTools);
+    return {
+      ctxTokens: this.#settings.ctxTokens,
+      vlm: this.#settings.vlm && known.has('vlm.answer') && known.has('vlm.count'),
+      rankWithLlm: this.#settings.rankWithLlm && known.has('rank.llm'),
+    };
+  }
+}
+
+/**
+ * Adds a secondary template's retrieval stages to a plan, renamed `<type>:<stage>` and run only below the coverage
+ * gate; its page stage is left out when the plan already has one. A `judge_failed` fallback switches to it.
+ */
+function mergeSecondary(plan: PlanInput, type: QueryType, other: PlanInput): PlanInput {
+  const taken = new Set(plan.stages.map((st) => st.stage));
+  const hasPages = plan.stages.some((st) => st.methods.includes('page_locator.locate') && st.methods.length === 1);
+  const stages: PlanStage[] = other.stages
+    .filter((st) => !(hasPages && st.stage === 'pages'))
+    .map((st) => ({
+      ...st,
+      stage: `${type}:${st.stage}`,
+      ...(st.within !== undefined ? { within: `${type}:${st.within}` } : {}),
+      when: 'coverage<gate',
+    }))
+    .filter((st) => !taken.has(st.stage));
+  const fallback: PlanFallback = { condition: 'judge_failed', action: { switch_template: type } };
+  return { ...plan, stages: [...plan.stages, ...stages], fallbacks: [...plan.fallbacks, fallback] };
+}
