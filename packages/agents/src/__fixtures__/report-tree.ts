@@ -35,6 +35,9 @@ export const SEGMENT_ROWS = [
   ['Total net sales', '$', '32,765', '$', '31,657'],
 ];
 
+/** A long paragraph, chunked by the index (`t_5#c0`, `t_5#c1`…). */
+const LIQUIDITY = Array.from({ length: 40 }, (_, i) => `Liquidity note ${i + 1} covers debt maturities, the revolving credit facility and covenants in detail.`).join(' ');
+
 /**
  * A small annual report: MD&A (paragraphs with numbers and years, a list of segments, a chart and a photo with
  * captions, a segment table) and the financial statements (a cash-flow table stored as HTML only). Pages 0–2.
@@ -80,6 +83,7 @@ export function reportTree(): DocTree {
       'sec_2',
     ],
     [{ node_id: 't_3', role: 'paragraph', text: 'Capital expenditures are shown as purchases of property, plant and equipment in the statement above.', page: 2 }, 'sec_2'],
+    [{ node_id: 't_5', role: 'paragraph', text: LIQUIDITY, page: 2 }, 'sec_2'],
   ];
   let text = '';
   const nodes: DocTreeNode[] = specs.map(([input, parent], i) => {

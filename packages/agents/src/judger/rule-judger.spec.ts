@@ -38,7 +38,9 @@ describe('RuleJudger', () => {
   const events: JudgeEvent[] = [];
   const judger = new RuleJudger({ onJudge: (e) => events.push(e) });
   beforeAll(async () => {
-    [table, paragraph] = await new Observer().observe(['tab_1', 't_1'], index);
+    const observed = await new Observer().observe(['tab_1', 't_1'], index);
+    table = observed[0]!;
+    paragraph = observed[1]!;
   });
 
   it('accepts a well-formed, supported answer from the right year column', async () => {
@@ -90,7 +92,7 @@ describe('RuleJudger', () => {
 describe('LlmJudger', () => {
   let table: Observation;
   beforeAll(async () => {
-    [table] = await new Observer().observe(['tab_1'], index);
+    table = (await new Observer().observe(['tab_1'], index))[0]!;
   });
 
   it('adds the model’s failures to the rule checks and keeps the rules when the model replies badly', async () => {

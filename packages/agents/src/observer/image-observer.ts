@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DocTreeError, type BBox, type ChatModelClient, type DocTreeNode, type Observation } from '@doctree/schema';
+import { DocTreeError, type BBox, type ChatModelClient, type DocTree, type DocTreeNode, type Observation } from '@doctree/schema';
 import { anchorSpan, nodeBBox, nodePage } from './node-anchors.js';
 import type { NodeObserver, ObservableIndex, ObserveContext } from './observer-types.js';
 import { PdfRegionRenderer, type RegionRenderer } from './page-region-renderer.js';
@@ -57,6 +57,27 @@ function boxOverlap(inner: BBox, outer: BBox): number {
 
 const fence = (text: string): string => text.replace(/<<<|>>>/g, '');
 
+const TEXT_BY_PAGE = new WeakMap<DocTree, Map<number, DocTreeNode[]>>();
+
+/** Text-bearing leaves per 0-based page (cached per tree). */
+function textNodesOnPage(tree: DocTree, pageIdx: number): DocTreeNode[] {
+  let byPage = TEXT_BY_PAGE.get(tree);
+  if (!byPage) {
+    byPage = new Map();
+    for (const n of tree.nodes) {
+      if (!n.text || n.role === 'section' || n.role === 'document' || n.role === 'table' || n.role === 'image' || n.role === 'chart') continue;
+      for (const b of n.bboxes) {
+        const list = byPage.get(b.page_idx);
+        if (list) {
+          if (list[list.length - 1] !== n) list.push(n);
+        } else byPage.set(b.page_idx, [n]);
+      }
+    }
+    TEXT_BY_PAGE.set(tree, byPage);
+  }
+  return byPage.get(pageIdx) ?? [];
+}
+
 /**
  * Figures and charts. Offline it describes a figure from what the tree holds: its caption, legend and label text
  * printed inside its box, paragraphs that refer to it, neighbouring text and OCR text stored on the node. With a
@@ -86,13 +107,17 @@ export class ImageObserver implements NodeObserver {
     const caption = captionNode?.text.trim() || undefined;
     const captionSpan = caption && captionNode ? anchorSpan(tree, caption, captionNode.char_span) : undefined;
     const ocr = node.text.trim();
-    const legend = this.legend(node, index);
-    const nearby = this.nearby(node, index);
+    const legendNodes = this.legendNodes(node, index);
+    const legend = legendNodes
+      .map((n) => n.text.trim())
+      .join(' · ')
+      .slice(0, this.options.maxNearbyChars);
+    const nearby = this.nearby(node, index, new Set(legendNodes.map((n) => n.node_id)));
     const filters = index.denseCoarse?.get(node.node_id)?.filters;
     const chartType = filters?.chart_type ?? this.chartType(node, [caption ?? '', legend].join(' '));
     const kind = node.role === 'chart' ? 'Chart' : 'Figure';
     const section = view.headingPath(node);
-    const lines = [`${kind}${node.label ? ` (${node.label})` : ''}${chartType ? `, ${chartType}` : ''} on page ${nodePage(node)}${section ? `, in "${section}"` : ''}.`];
+    const lines = [`${kind}${node.label ? ` (${node.label})` : ''}${chartType ? `, ${chartType},` : ''} on page ${nodePage(node)}${section ? `, in "${section}"` : ''}.`];
     if (legend) lines.push(`Labels and legend printed in it: ${legend}`);
     if (ocr) lines.push(`OCR text: ${ocr}`);
     if (nearby) lines.push(`Nearby text: ${nearby}`);
@@ -173,21 +198,20 @@ export class ImageObserver implements NodeObserver {
   }
 
   /** Text nodes printed inside the figure's box (axis labels, legends) on the same page. */
-  private legend(node: DocTreeNode, index: ObservableIndex): string {
+  private legendNodes(node: DocTreeNode, index: ObservableIndex): DocTreeNode[] {
     const box = node.bboxes[0];
-    if (!box) return '';
-    const parts: string[] = [];
-    for (const other of index.tree.nodes) {
-      if (other === node || other.node_id === node.caption_id || !other.text || other.role === 'section' || other.role === 'document') continue;
-      if (other.role === 'table' || other.role === 'image' || other.role === 'chart') continue;
+    if (!box) return [];
+    const out: DocTreeNode[] = [];
+    for (const other of textNodesOnPage(index.tree, box.page_idx)) {
+      if (other.node_id === node.caption_id) continue;
       const otherBox = other.bboxes.find((b) => b.page_idx === box.page_idx);
-      if (otherBox && boxOverlap(otherBox.bbox, box.bbox) >= 0.6) parts.push(other.text.trim());
+      if (otherBox && boxOverlap(otherBox.bbox, box.bbox) >= 0.6) out.push(other);
     }
-    return parts.join(' · ').slice(0, this.options.maxNearbyChars);
+    return out;
   }
 
   /** Paragraphs that refer to the figure, then the text right before and after it on its page. */
-  private nearby(node: DocTreeNode, index: ObservableIndex): string {
+  private nearby(node: DocTreeNode, index: ObservableIndex, skip: ReadonlySet<string>): string {
     const { view } = index;
     const parts: string[] = [];
     for (const id of node.referenced_by) {
@@ -199,7 +223,7 @@ export class ImageObserver implements NodeObserver {
       const at = parent.children.indexOf(node.node_id);
       for (const offset of [-1, 1, 2]) {
         const sibling = view.node(parent.children[at + offset] ?? '');
-        if (!sibling || sibling.node_id === node.caption_id || !sibling.text || sibling.role === 'section') continue;
+        if (!sibling || sibling.node_id === node.caption_id || skip.has(sibling.node_id) || !sibling.text || sibling.role === 'section') continue;
         if (sibling.page_span[0] > node.page_span[1] || sibling.page_span[1] < node.page_span[0]) continue;
         if (!parts.includes(sibling.text.trim())) parts.push(sibling.text.trim());
       }
