@@ -10,6 +10,7 @@
 //   DOCTREE_SKIP_FAISS=1     do not load, restore or build faiss-node (DocTree uses its pure-TS exact index)
 //   DOCTREE_REQUIRE_FAISS=1  fail (exit 1) instead of warning when faiss-node cannot be made to load
 //   XDG_CACHE_HOME           cache root for built faiss-node copies (default ~/.cache)
+//   DOCTREE_SKIP_CHROMIUM=1  do not apt-get install Debian `chromium` (used by the eval HTML report test) as root
 //
 // Why faiss-node needs help: faiss-node@0.5.1's install script downloads a prebuilt binary from GitHub, then
 // falls back to `git clone` of faiss. Where GitHub is unreachable both fail and npm silently drops the
@@ -266,6 +267,29 @@ async function ensureFaiss() {
   return wanted;
 }
 
+// 2b. Chromium (headless check of the eval HTML report) ----------------------------------------------------
+
+const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium', '/snap/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+
+/** Makes a Chromium available for @doctree/eval's report test: apt-installs Debian `chromium` as root, else explains. */
+function ensureChromium() {
+  if (process.env.DOCTREE_SKIP_CHROMIUM === '1') return;
+  const configured = process.env.DOCTREE_CHROMIUM;
+  if ((configured && existsSync(configured)) || CHROMIUM_PATHS.some((path) => existsSync(path))) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (process.platform !== 'linux' || !existsSync('/etc/debian_version') || !commandExists('apt-get') || !isRoot) {
+    log('chromium: not found; the eval HTML report browser test will be skipped. Fix: sudo apt-get install chromium (or set DOCTREE_CHROMIUM=/path/to/chrome)');
+    return;
+  }
+  const since = Date.now();
+  log('chromium: not found; apt-get install chromium (for the eval HTML report check)');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  if (result.status === 0 && CHROMIUM_PATHS.some((path) => existsSync(path))) log(`chromium: installed in ${seconds(since)}`);
+  else warn(`apt-get install chromium failed (${result.error?.message ?? `exit ${result.status}`}); the eval HTML report browser test will be skipped.`);
+}
+
 // 3. Build ----------------------------------------------------------------------------------------------
 
 function buildWorkspace() {
@@ -293,5 +317,6 @@ if (faissVersion === undefined && process.env.DOCTREE_REQUIRE_FAISS === '1') {
   console.error('[setup] DOCTREE_REQUIRE_FAISS=1 and faiss-node is not available');
   process.exit(1);
 }
+ensureChromium();
 if (!args.includes('--no-build')) buildWorkspace();
 log(`ready in ${seconds(started)} (vector backend: ${faissVersion === undefined ? 'exact (pure TS)' : `faiss-node ${faissVersion}`})`);

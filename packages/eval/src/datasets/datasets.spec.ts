@@ -4,13 +4,13 @@ import { join } from 'node:path';
 
 import { DocTreeError } from '@doctree/schema';
 
-import { parseDocTreeQuestions } from './doctree-questions';
-import { answerFormatLabel, evidenceSourceLabels } from './evidence-labels';
-import { parseFinanceBenchJsonl } from './financebench-jsonl';
-import { arrayElementLines } from './json-lines';
-import { detectDatasetFormat, loadDataset, loadQuestions } from './load-questions';
-import { parseMmLongBenchSamples } from './mmlongbench-samples';
-import { parsePythonLiteral } from './python-literal';
+import { parseDocTreeQuestions } from './doctree-questions.js';
+import { answerFormatLabel, evidenceSourceLabels } from './evidence-labels.js';
+import { parseFinanceBenchJsonl } from './financebench-jsonl.js';
+import { arrayElementLines } from './json-lines.js';
+import { detectDatasetFormat, loadDataset, loadQuestions } from './load-questions.js';
+import { parseMmLongBenchSamples } from './mmlongbench-samples.js';
+import { parsePythonLiteral } from './python-literal.js';
 
 const fixtures = join(__dirname, '__fixtures__');
 

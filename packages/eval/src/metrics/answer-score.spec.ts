@@ -1,4 +1,4 @@
-import { extractAnswerForFormat, scoreAnswer, scoreOpenAnswer } from './answer-score';
+import { extractAnswerForFormat, scoreAnswer, scoreOpenAnswer } from './answer-score.js';
 
 describe('extractAnswerForFormat (rule-based stand-in for the LLM extraction step)', () => {
   it('takes the first number of a sentence for Int and Float, and number words up to twenty for Int', () => {

@@ -1,5 +1,5 @@
-import { accuracyAndF1, anls, cleanAnswerString, isDeclinedAnswer, isExactMatchAnswer, isFloatEqual, levenshteinDistance, scoreMmLongBenchAnswer } from './mmlongbench-score';
-import { pyFloat, pyFloatRepr, pyRound, pyStr } from './python-compat';
+import { accuracyAndF1, anls, cleanAnswerString, isDeclinedAnswer, isExactMatchAnswer, isFloatEqual, levenshteinDistance, scoreMmLongBenchAnswer } from './mmlongbench-score.js';
+import { pyFloat, pyFloatRepr, pyRound, pyStr } from './python-compat.js';
 
 describe('Python compatibility helpers', () => {
   it('prints floats like Python str(float)', () => {

@@ -1,4 +1,4 @@
-import { extractNumberMentions, numbersMatch, parseNumericAnswer } from './numeric-match';
+import { extractNumberMentions, numbersMatch, parseNumericAnswer } from './numeric-match.js';
 
 const one = (text: string) => {
   const m = parseNumericAnswer(text);

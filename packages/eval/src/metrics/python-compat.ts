@@ -8,7 +8,13 @@ const PY_INT = /^[+-]?\d(?:_?\d)*$/;
 
 /** Python's `str.strip()` (whitespace only). */
 export function pyStrip(text: string): string {
-  return text.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, '');
+  // Python also strips the information separators U+001C..U+001F and U+0085.
+  const isSpace = (c: string): boolean => /\s/u.test(c) || (c >= '\u001c' && c <= '\u001f') || c === '\u0085';
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(text[start]!)) start++;
+  while (end > start && isSpace(text[end - 1]!)) end--;
+  return text.slice(start, end);
 }
 
 /** Python's `float(text)`: the number, or `undefined` where Python raises `ValueError`. */

@@ -1,4 +1,4 @@
-import { hitAtK, percentile, recallAtK, reciprocalRank, retrievalScores, uniqueRanking } from './retrieval-metrics';
+import { hitAtK, percentile, recallAtK, reciprocalRank, retrievalScores, uniqueRanking } from './retrieval-metrics.js';
 
 describe('retrieval metrics', () => {
   it('computes recall@k over distinct ranked pages', () => {

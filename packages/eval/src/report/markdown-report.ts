@@ -24,7 +24,8 @@ export function renderMarkdownReport(file: MetricsFile, predictions: readonly Sc
   for (const table of reportTables(file)) {
     out.push(`## ${table.title}`, '');
     out.push(`| ${table.headers.map(cell).join(' | ')} |`);
-    out.push(`|${table.headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`);
+    const numeric = table.headers.map((_, i) => i > 0 && table.rows.every((row) => /^(?:[-+−–]?[\d.]|–$|$)/.test(row[i] ?? '')));
+    out.push(`|${numeric.map((right) => (right ? ' ---: ' : ' --- ')).join('|')}|`);
     for (const row of table.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
     out.push('');
     if (table.note) out.push(table.note, '');

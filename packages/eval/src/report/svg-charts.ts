@@ -70,16 +70,18 @@ export function accuracyBySourceSvg(file: MetricsFile): string {
   const left = 48;
   const top = 16;
   const legendWidth = 180;
-  const barWidth = 14;
+  const barWidth = 16;
   const groupGap = 18;
-  const groupWidth = Math.max(1, systems.length) * barWidth + groupGap;
+  // Wide enough for the bars and for the group's label (about 7 px per character at 12 px).
+  const longest = Math.max(0, ...groups.map((g) => g.length));
+  const groupWidth = Math.max(Math.max(1, systems.length) * barWidth + groupGap, longest * 7 + 12);
   const plotWidth = Math.max(240, groups.length * groupWidth);
   const plotHeight = 220;
   const width = left + plotWidth + legendWidth + 24;
   const height = top + plotHeight + 56;
   const bars = groups
     .map((group, gi) => {
-      const gx = left + gi * groupWidth + groupGap / 2;
+      const gx = left + gi * groupWidth + (groupWidth - systems.length * barWidth) / 2;
       const rects = systems
         .map((m, si) => {
           const g = m.by_source[group];
