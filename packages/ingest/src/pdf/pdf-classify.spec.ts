@@ -109,6 +109,20 @@ describe('classifyBlocks', () => {
     ]);
   });
 
+  it('nests a run-in paragraph heading inside the numbered section before it', () => {
+    const blocks = classifyBlocks(
+      [
+        block(0, [line('3 Methodologies', 100, 12, true)]),
+        block(0, [line('3.1 Training-Time Correction', 120, 11, true)]),
+        block(0, [line('Direct Optimization with Human Feedback.', 140, 11, true)]),
+        block(0, [line('In an ideal scenario we would use human feedback directly to train the model.', 160)]),
+        block(0, [line('3.2 Generation-Time Correction', 180, 11, true)]),
+      ],
+      context,
+    );
+    expect(blocks.map((b) => (b.type === 'title' ? b.text_level : b.type))).toEqual([1, 2, 3, 'text', 2]);
+  });
+
   it('puts numbered notes at one level below the notes title, and their sub-headings inside them', () => {
     const blocks = classifyBlocks(
       [
@@ -133,6 +147,19 @@ describe('classifyBlocks', () => {
       [3, 'Note 2'],
       [1, 'Item 9'],
     ]);
+  });
+
+  it('reads a line at the top edge of one page only as body text (a statement title set high), not a running header', () => {
+    const pages = new Map([0, 1, 2, 3].map((p) => [p, { width: 612, height: 792 }]));
+    const raws: PdfRawBlock[] = [];
+    for (let p = 0; p < 4; p++) {
+      raws.push(block(p, [line('ACME Corp Quarterly Report', 30, 9)], 'top'));
+      if (p === 2) raws.push(block(p, [line('CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS', 45, 10)], 'top'));
+      raws.push(block(p, [line(`Body text of page ${p + 1} with enough words to be a paragraph.`, 200)]));
+    }
+    const blocks = classifyBlocks(raws, { ...context, pageSizes: pages });
+    expect(blocks.filter((b) => b.type === 'header')).toHaveLength(4);
+    expect(blocks.find((b) => b.page_idx === 2 && b.type === 'title')).toMatchObject({ text: 'CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS' });
   });
 
   it('types the furniture bands and merges consecutive list items', () => {

@@ -337,6 +337,15 @@ function assignTitleLevels(titles: Typed[]): void {
       1,
     );
     for (const t of ofKind('decimal', 'section')) t.level = anchor + t.look!.numbering!.depth - 1;
+    // A run-in paragraph heading (`Direct Optimization with Human Feedback.` set alone on its line) belongs
+    // inside the numbered section before it, never beside it.
+    let lastNumbered: Typed | undefined;
+    for (const t of titles) {
+      if (['decimal', 'section'].includes(kindOf(t) ?? '')) lastNumbered = t;
+      else if (kindOf(t) === undefined && t.outlineLevel === undefined && lastNumbered && /[^.]\.$/.test(t.text) && t.level! <= lastNumbered.level!) {
+        t.level = lastNumbered.level! + 1;
+      }
+    }
   }
   const roman = kindLevel(['roman']);
   if (roman !== undefined) {
@@ -418,9 +427,12 @@ export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyCo
       const label = context.labels?.[raw.page_idx];
       if (isPageNumberText(text, label)) return { raw, text, kind: 'page_number' };
       // A bold or large line near the edge that does not repeat is a heading set high on the
-      // page (a statement title), not a running header.
+      // page (a statement title), not a running header; in a longer document, neither is any line
+      // found at the edge of one page only.
       const prominent = raw.bold || raw.size >= bodySize * 1.1;
-      if (prominent && (bandPages.get(bandKey(text))?.size ?? 0) < BAND_TEMPLATE_MIN_PAGES) {
+      const repeats = bandPages.get(bandKey(text))?.size ?? 0;
+      const unique = repeats < 2 && context.pageSizes.size >= BAND_TEMPLATE_MIN_PAGES;
+      if ((prominent && repeats < BAND_TEMPLATE_MIN_PAGES) || unique) {
         return { raw: { ...raw, zone: 'body' }, text, kind: 'text' };
       }
       return { raw, text, kind: raw.zone === 'top' ? 'header' : 'footer' };
