@@ -82,3 +82,5 @@ export { JUDGER_SYSTEM_PROMPT, LLM_JUDGER_DEFAULTS, LlmJudger } from './judger/l
 export type { LlmJudgerOptions } from './judger/llm-judger.js';
 export { FINALIZE_ANSWER_DEFAULTS, finalizeAnswer } from './finalizer/finalize-answer.js';
 export type { FinalizeAnswerOptions, FinalizeInput } from './finalizer/finalize-answer.js';
+export { LLM_PLANNER_DEFAULTS, LlmPlanner, PLANNER_SYSTEM_PROMPT } from './planner/llm-planner.js';
+export type { LlmPlannerOptions } from './planner/llm-planner.js';

@@ -5,6 +5,8 @@ import { PLANNER_TOOL_IDS, PLAN_VARIABLES, RETRIEVAL_TOOL_IDS, parsePlanConditio
 
 /** Per-call options of {@link BasePlanner.plan}. */
 export interface PlanOptions {
+  /** The question as asked, for planners that read it (the LLM planner shows it to the model, fenced as data). */
+  question?: string;
   signal?: AbortSignal;
 }
 
