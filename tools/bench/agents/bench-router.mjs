@@ -5,7 +5,8 @@
 //  - the distribution of query types by evidence source and by benchmark;
 //  - page hints: how many questions name pages and how many named pages are evidence pages;
 //  - routing time per question, as a ratio to tokenising the question in the same process (contentWords);
-//  - the prompt tokens the LLM router would send per question (DryRunChatClient), median and max.
+//  - the prompt tokens the LLM router and the LLM planner would send per question (DryRunChatClient), median and max;
+//  - the distribution of plan templates and stage / step counts of the TemplatePlanner.
 //
 //   npx nx run-many -t build -p schema index toolhub agents && node tools/bench/agents/bench-router.mjs
 //     [--data ../shared/data/eval/dev] [--json]
@@ -48,6 +49,8 @@ const index = await importDist('index');
 const router = new agents.RuleRouter();
 const dry = new agents.DryRunChatClient();
 const llmRouter = new agents.LlmRouter({ client: dry });
+const planner = new agents.TemplatePlanner();
+const llmPlanner = new agents.LlmPlanner({ client: dry });
 
 const pageCountOf = (q) => documents[q.doc_file.replace(/^pdfs\//, '')]?.pages;
 const rows = [];
@@ -55,7 +58,11 @@ for (const q of questions) {
   const decision = await router.route(q.question, { pageCount: pageCountOf(q) });
   dry.reset();
   await llmRouter.route(q.question, { pageCount: pageCountOf(q) });
-  rows.push({ q, decision, promptTokens: dry.stats().promptTokens });
+  const routerTokens = dry.stats().promptTokens;
+  dry.reset();
+  const plan = await planner.plan(decision);
+  await llmPlanner.plan(decision, { question: q.question });
+  rows.push({ q, decision, plan, promptTokens: routerTokens, plannerTokens: dry.stats().promptTokens });
 }
 
 // Expected format.
@@ -96,6 +103,11 @@ for (let i = 0; i < rounds; i++) for (const q of questions) index.contentWords(q
 const tokenizeMs = (performance.now() - t0) / (rounds * questions.length);
 
 const tokens = rows.map((r) => r.promptTokens).sort((a, b) => a - b);
+const plannerTokens = rows.map((r) => r.plannerTokens).sort((a, b) => a - b);
+const templates = {};
+for (const r of rows) templates[r.plan.template] = (templates[r.plan.template] ?? 0) + 1;
+const stageCounts = rows.map((r) => r.plan.stages.length).sort((a, b) => a - b);
+const stepCounts = rows.map((r) => r.plan.steps.length).sort((a, b) => a - b);
 const result = {
   questions: rows.length,
   expected_format: {
@@ -110,6 +122,8 @@ const result = {
   page_hints: { questions_with_hints: withHints.length, hints: hinted.length, hints_on_evidence_pages: hinted.filter(Boolean).length },
   routing: { ms_per_question: Number(routeMs.toFixed(4)), ratio_to_tokenising: Number((routeMs / tokenizeMs).toFixed(1)) },
   llm_router_prompt_tokens: { median: agents.median(tokens), max: tokens[tokens.length - 1] ?? 0 },
+  llm_planner_prompt_tokens: { median: agents.median(plannerTokens), max: plannerTokens[plannerTokens.length - 1] ?? 0 },
+  plans: { templates, median_stages: agents.median(stageCounts), median_steps: agents.median(stepCounts) },
 };
 
 if (args.includes('--json')) console.log(JSON.stringify(result, null, 2));
@@ -126,4 +140,6 @@ else {
   console.log(`page hints: ${p.questions_with_hints} questions name pages; ${p.hints_on_evidence_pages}/${p.hints} named pages are evidence pages`);
   console.log(`routing: ${result.routing.ms_per_question} ms per question (${result.routing.ratio_to_tokenising}x tokenising the question)`);
   console.log(`LLM router prompt tokens per question: median ${result.llm_router_prompt_tokens.median}, max ${result.llm_router_prompt_tokens.max}`);
+  console.log(`LLM planner prompt tokens per question: median ${result.llm_planner_prompt_tokens.median}, max ${result.llm_planner_prompt_tokens.max}`);
+  console.log(`plans: ${Object.entries(templates).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${n}`).join(', ')}; median ${result.plans.median_stages} stages, ${result.plans.median_steps} steps`);
 }
