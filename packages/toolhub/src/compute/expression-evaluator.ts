@@ -291,7 +291,7 @@ export function formatQuantity(q: Quantity, precision: number = EVALUATE_DEFAULT
  *
  * @example
  * ```ts
- * evaluateExpression('percent_change(capex_2022, capex_2023)', { capex_2022: '(1,373)', capex_2023: '(1,577)' }).text; // '14.857434%'
+ * evaluateExpression('percent_change(abs(capex_2022), abs(capex_2023))', { capex_2022: '(1,373)', capex_2023: '(1,577)' }).text; // '14.857975%'
  * evaluateExpression('$1,577 million - $1,373 million').text; // '$204 million'
  * ```
  */

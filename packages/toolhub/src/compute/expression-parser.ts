@@ -16,7 +16,7 @@ import { scaleFromWord, type Scale } from '../table/number-text.js';
  *
  * Thousands separators need exactly three digits after each comma and no space (`1,577`); separate function arguments
  * with `, ` (a comma and a space) to avoid `max(1,577)` reading as 1577. An accounting negative `(1,577)` — a number
- * with thousands separators or a currency sign alone in parentheses — reads as −1577; `(577)` is plain grouping.
+ * with thousands separators, or any number after a currency sign (`$(40)`, `($40)`) — reads as negative; `(577)` is plain grouping.
  */
 
 /** Most characters in an expression. */
@@ -204,6 +204,14 @@ export function parseExpression(raw: string): ExprNode {
     }
     if (t.kind === 'currency') {
       next();
+      // accounting negative after a currency sign: $(40)
+      const a = tokens[at];
+      const b = tokens[at + 1];
+      const c = tokens[at + 2];
+      if (a && isOp(a, '(') && b?.kind === 'number' && c && isOp(c, ')')) {
+        at += 3;
+        return { type: 'currency', currency: t.currency, arg: { type: 'unary', op: '-', arg: { type: 'number', literal: b.literal, pos: b.pos }, pos: a.pos }, pos: t.pos };
+      }
       enter(t.pos);
       const arg = parseUnary();
       depth--;
