@@ -95,7 +95,13 @@ function ordered(keys: Iterable<string>, order: readonly string[]): string[] {
 
 function groupBy(predictions: readonly ScoredPrediction[], keysOf: (p: ScoredPrediction) => readonly string[], order: readonly string[], ks: readonly number[]): Record<string, MetricGroup> {
   const groups = new Map<string, ScoredPrediction[]>();
-  for (const p of predictions) for (const key of keysOf(p)) groups.set(key, [...(groups.get(key) ?? []), p]);
+  for (const p of predictions) {
+    for (const key of keysOf(p)) {
+      const group = groups.get(key);
+      if (group) group.push(p);
+      else groups.set(key, [p]);
+    }
+  }
   const out: Record<string, MetricGroup> = {};
   for (const key of ordered(groups.keys(), order)) out[key] = groupMetrics(groups.get(key)!, ks);
   return out;
@@ -196,7 +202,11 @@ export function computeMetrics(predictions: readonly Prediction[], options: Comp
   const ks = options.ks ?? DEFAULT_KS;
   const systems: readonly MetricsSystemInfo[] = options.systems ?? [...new Set(predictions.map((p) => p.system))].map((id) => ({ id }));
   const bySystem = new Map<string, Prediction[]>();
-  for (const p of predictions) bySystem.set(p.system, [...(bySystem.get(p.system) ?? []), p]);
+  for (const p of predictions) {
+    const list = bySystem.get(p.system);
+    if (list) list.push(p);
+    else bySystem.set(p.system, [p]);
+  }
   const file: MetricsFile = {
     format: 'doctree.eval-metrics',
     version: 1,

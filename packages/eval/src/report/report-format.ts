@@ -45,7 +45,12 @@ export interface AblationGroup {
 /** Systems grouped by the system they ablate (only groups with at least one ablation). */
 export function ablationGroups(file: MetricsFile): AblationGroup[] {
   const groups = new Map<string, Metrics[]>();
-  for (const m of file.systems) if (m.ablation_of !== undefined) groups.set(m.ablation_of, [...(groups.get(m.ablation_of) ?? []), m]);
+  for (const m of file.systems) {
+    if (m.ablation_of === undefined) continue;
+    const list = groups.get(m.ablation_of);
+    if (list) list.push(m);
+    else groups.set(m.ablation_of, [m]);
+  }
   return [...groups.entries()].map(([baseId, ablations]) => ({ baseId, base: file.systems.find((m) => m.system === baseId), ablations }));
 }
 

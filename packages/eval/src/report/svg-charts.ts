@@ -67,18 +67,20 @@ export function recallChartSvg(file: MetricsFile): string {
 export function accuracyBySourceSvg(file: MetricsFile): string {
   const groups = groupKeys(file, 'by_source');
   const systems = file.systems;
-  const left = 48;
   const top = 16;
   const legendWidth = 180;
   const barWidth = 16;
-  const groupGap = 18;
-  // Wide enough for the bars and for the group's label (about 7 px per character at 12 px).
-  const longest = Math.max(0, ...groups.map((g) => g.length));
-  const groupWidth = Math.max(Math.max(1, systems.length) * barWidth + groupGap, longest * 7 + 12);
+  const groupGap = 22;
+  const groupWidth = Math.max(Math.max(1, systems.length) * barWidth + groupGap, 56);
   const plotWidth = Math.max(240, groups.length * groupWidth);
   const plotHeight = 220;
+  const labels = groups.map((group) => `${group} (n=${Math.max(0, ...systems.map((m) => m.by_source[group]?.n ?? 0))})`);
+  // Room on the left for the first turned label.
+  const left = Math.max(48, Math.ceil((labels[0]?.length ?? 0) * 6.5 * Math.cos((35 * Math.PI) / 180) - groupWidth / 2 + 8));
+  // Group labels are turned by 35° so that long ones (financial-statement) do not overlap: make room below.
+  const labelDrop = Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 6.5 * Math.sin((35 * Math.PI) / 180)) + 24;
   const width = left + plotWidth + legendWidth + 24;
-  const height = top + plotHeight + 56;
+  const height = top + plotHeight + labelDrop;
   const bars = groups
     .map((group, gi) => {
       const gx = left + gi * groupWidth + (groupWidth - systems.length * barWidth) / 2;
@@ -93,9 +95,9 @@ export function accuracyBySourceSvg(file: MetricsFile): string {
           return `<rect data-bar data-system="${escapeHtml(m.system)}" data-value="${value.toFixed(4)}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barWidth - 2}" height="${h.toFixed(1)}" fill="${seriesColor(si)}"><title>${escapeHtml(systemLabel(m))} · ${escapeHtml(group)}: ${(value * 100).toFixed(1)}% (n=${n})</title></rect>`;
         })
         .join('');
-      const n = Math.max(0, ...systems.map((m) => m.by_source[group]?.n ?? 0));
       const cx = gx + (systems.length * barWidth) / 2;
-      return `<g data-group="${escapeHtml(group)}">${rects}<text x="${cx}" y="${top + plotHeight + 16}" text-anchor="middle" ${FONT}>${escapeHtml(group)}</text><text x="${cx}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#666" ${FONT}>n=${n}</text></g>`;
+      const ly = top + plotHeight + 14;
+      return `<g data-group="${escapeHtml(group)}">${rects}<text x="${cx.toFixed(1)}" y="${ly}" text-anchor="end" transform="rotate(-35 ${cx.toFixed(1)} ${ly})" ${FONT}>${escapeHtml(labels[gi]!)}</text></g>`;
     })
     .join('');
   return [

@@ -154,6 +154,18 @@ describe('runEvaluation', () => {
     expect(more.metrics.n_questions).toBe(2);
   });
 
+  it('answers failed pairs again only when asked to retry errors', async () => {
+    const out = outDir();
+    await runEvaluation({ questions, systems: [new ScriptedQaSystem({ id: 'alpha', answers: { ...ALPHA, 'nw-003': { answer: '', ranked: [], fail: 'timeout' } } })], outDir: out });
+    const same = new ScriptedQaSystem({ id: 'alpha', answers: ALPHA });
+    expect((await runEvaluation({ questions, systems: [same], outDir: out })).metrics.systems[0]!.errors).toBe(1);
+    expect(same.answered).toEqual([]);
+    const retried = await runEvaluation({ questions, systems: [same], outDir: out, retryErrors: true });
+    expect(same.answered).toEqual(['nw-003']);
+    expect(retried.metrics.systems[0]!.errors).toBe(0);
+    expect(await readPredictions(join(out, 'predictions.jsonl'))).toHaveLength(4); // the retried line replaces the failed one
+  });
+
   it('drops a line cut short by a crash and answers that pair again', async () => {
     const out = outDir();
     await runEvaluation({ questions, systems: [new ScriptedQaSystem({ id: 'alpha', answers: ALPHA })], outDir: out });
