@@ -1,7 +1,7 @@
 import { DocTreeError, HitSchema, formatIssues } from '@doctree/schema';
 import type { Hit, TokenUsage, ToolOutput, ToolResult } from '@doctree/schema';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import { summarizeHits, type TraceRecorder } from '../trace/trace-recorder.js';
+import { summarizeHits, type TraceEventInput, type TraceRecorder } from '../trace/trace-recorder.js';
 
 /** A call to make: the tool id and its (unvalidated) arguments; `call_id` is generated when absent. */
 export interface ToolCallRequest {
@@ -112,6 +112,13 @@ export class ToolExecutor<Context> {
 
   /** Runs one call; always resolves (failures are `status: "error"` results). */
   async call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolResult> {
+    const { result, event } = await this.#execute(request, options);
+    if (event) this.#options.trace?.record(event);
+    return result;
+  }
+
+  /** Runs a call and builds its trace event without recording it. */
+  async #execute(request: ToolCallRequest, options: ToolCallOptions): Promise<{ result: ToolResult; event?: TraceEventInput }> {
     const callId = request.call_id ?? `call_${++this.#counter}`;
     const toolId = typeof request?.tool_id === 'string' ? request.tool_id : String(request?.tool_id);
     const args = request.args ?? {};
@@ -139,7 +146,8 @@ export class ToolExecutor<Context> {
           ...(output?.data !== undefined ? { data: output.data } : {}),
           metrics: { latency_ms: latency, n_hits: hits.length, tokens },
         };
-    trace?.record({
+    if (!trace) return { result };
+    const event: TraceEventInput = {
       type: 'tool_call',
       ...(tStart !== undefined ? { t_ms: tStart } : {}),
       tool_id: toolId,
@@ -151,14 +159,15 @@ export class ToolExecutor<Context> {
       hits: summarizeHits(hits, trace.maxHitsPerEvent),
       ...(failure ? { message: `[${failure.code}] ${failure.message}` } : {}),
       data: { call_id: callId },
-    });
-    return result;
+    };
+    return { result, event };
   }
 
   /**
    * Runs several calls and returns their results in input order: every `retrieval` card starts at once
    * (`Promise.all`), then the other cards run one after another in input order (they may depend on each other's
-   * effects). Unknown tools and bad arguments give error results like in {@link call}.
+   * effects). Unknown tools and bad arguments give error results like in {@link call}. The concurrent calls are traced
+   * in input order once all of them are done (each event with its own start time and latency).
    */
   async callMany(requests: readonly ToolCallRequest[], options: ToolCallOptions = {}): Promise<ToolResult[]> {
     const results: ToolResult[] = new Array(requests.length);
@@ -166,11 +175,16 @@ export class ToolExecutor<Context> {
     const concurrent: number[] = [];
     const sequential: number[] = [];
     requests.forEach((r, i) => (registry.has(r.tool_id) && registry.get(r.tool_id).kind === 'retrieval' ? concurrent : sequential).push(i));
+    const events: Array<TraceEventInput | undefined> = new Array(requests.length);
     await Promise.all(
       concurrent.map(async (i) => {
-        results[i] = await this.call(requests[i]!, options);
+        const { result, event } = await this.#execute(requests[i]!, options);
+        results[i] = result;
+        events[i] = event;
       }),
     );
+    // concurrent calls are traced in input order (each event keeps its own start time), so replays are stable
+    for (const i of concurrent) if (events[i]) this.#options.trace?.record(events[i]!);
     for (const i of sequential) results[i] = await this.call(requests[i]!, options);
     return results;
   }
