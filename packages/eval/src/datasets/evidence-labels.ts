@@ -19,7 +19,7 @@ export const UNKNOWN_SOURCE_LABEL = 'unknown';
 export const OPEN_FORMAT_LABEL = 'open';
 
 function isFinanceQuestion(question: Question): boolean {
-  return /financebench|uda/i.test(question.source_benchmark ?? '') || /^(fb|uda-fin)-/.test(question.id);
+  return /\bfinancebench\b|\buda\b/i.test(question.source_benchmark ?? '') || /^(fb|uda-fin)-/.test(question.id);
 }
 
 /**
