@@ -54,8 +54,6 @@ export type { ObserverOptions } from './observer/observe.js';
 export type { NodeObserver, ObservableIndex, ObserveContext, ObserveWarning } from './observer/observer-types.js';
 export { ensureArrayBufferTransfer, PDF_REGION_RENDERER_DEFAULTS, PdfRegionRenderer } from './observer/page-region-renderer.js';
 export type { PdfRegionRendererOptions, RegionRenderer, RenderedRegion, RenderRegionRequest } from './observer/page-region-renderer.js';
-export { parseHtmlGrid } from './observer/html-table-grid.js';
-export type { HtmlGrid } from './observer/html-table-grid.js';
 export { structureTable } from './observer/table-structure.js';
 export type { StructuredTable, StructureTableOptions } from './observer/table-structure.js';
 export { BaseReader, NOT_ANSWERABLE } from './reader/base-reader.js';

@@ -1,6 +1,6 @@
 import { DocView } from '@doctree/index';
+import { parseHtmlTable } from '@doctree/toolhub';
 import { DocTreeSchema, type DocTree, type DocTreeNode, type Observation } from '@doctree/schema';
-import { parseHtmlGrid } from '../observer/html-table-grid.js';
 import type { ObservableIndex } from '../observer/observer-types.js';
 
 type NodeInput = Partial<DocTreeNode> & Pick<DocTreeNode, 'node_id' | 'role'> & { page?: number; box?: [number, number, number, number] };
@@ -43,7 +43,7 @@ const LIQUIDITY = Array.from({ length: 40 }, (_, i) => `Liquidity note ${i + 1} 
  * captions, a segment table) and the financial statements (a cash-flow table stored as HTML only). Pages 0–2.
  */
 export function reportTree(): DocTree {
-  const cashFlow = parseHtmlGrid(CASH_FLOW_HTML);
+  const cashFlow = parseHtmlTable(CASH_FLOW_HTML);
   const specs: Array<[NodeInput, string | null]> = [
     [{ node_id: 'sec_0', role: 'document', title: 'Northwind Industries Annual Report 2018', level: 0 }, null],
     [{ node_id: 'sec_1', role: 'section', title: 'Management’s Discussion and Analysis', level: 1, page: 0 }, 'sec_0'],

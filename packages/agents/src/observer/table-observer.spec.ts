@@ -1,7 +1,7 @@
 import { ObservationSchema } from '@doctree/schema';
+import { parseHtmlTable } from '@doctree/toolhub';
 import { reportIndex } from '../__fixtures__/report-tree.js';
 import { parseNumberCell } from '../reader/numbers.js';
-import { parseHtmlGrid } from './html-table-grid.js';
 import { structureTable } from './table-structure.js';
 import { TableObserver } from './table-observer.js';
 
@@ -39,9 +39,9 @@ describe('TableObserver', () => {
   });
 });
 
-describe('parseHtmlGrid and structureTable', () => {
-  it('expands rowspan and colspan, keeps <th> header rows and detects unmarked ones', () => {
-    const grid = parseHtmlGrid(
+describe('structureTable', () => {
+  it('labels columns from multi-row headers (rowspan/colspan expanded) and detects unmarked header rows', () => {
+    const grid = parseHtmlTable(
       '<table><thead><tr><th rowspan="2">Region</th><th colspan="2">Revenue</th></tr><tr><th>2023</th><th>2022</th></tr></thead>' +
         '<tbody><tr><td rowspan="2">Europe</td><td>1&nbsp;200</td><td>1,100</td></tr><tr><td>(40)</td><td>12%</td></tr></tbody></table>',
     );

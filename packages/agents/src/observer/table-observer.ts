@@ -1,5 +1,5 @@
 import type { DocTreeNode, Observation } from '@doctree/schema';
-import { parseHtmlGrid } from './html-table-grid.js';
+import { parseHtmlTable } from '@doctree/toolhub';
 import { anchorSpan, cutAtWord, nodeBBox, nodePage } from './node-anchors.js';
 import type { NodeObserver, ObservableIndex, ObserveContext } from './observer-types.js';
 import { structureTable } from './table-structure.js';
@@ -21,8 +21,8 @@ const MAX_TEXT_CHARS = 16_000;
 /**
  * Parses a table node into columns and body rows with a unit per column and the table's scale (`(Millions)`,
  * `in thousands`), plus a Markdown preview. Reads the grid the ingester stored (`table.rows`), else the HTML
- * `table_body` (rowspan/colspan, multi-row headers), else the node's ` | `-separated text. The payload keeps the
- * table's canonical text and its span so that answers can cite exact rows.
+ * `table_body` (`parseHtmlTable` of `@doctree/toolhub`: rowspan/colspan, multi-row headers), else the node's ` | `-separated
+ * text. The payload keeps the table's canonical text and its span so that answers can cite exact rows.
  */
 export class TableObserver implements NodeObserver {
   private readonly options: Required<TableObserverOptions>;
@@ -43,7 +43,7 @@ export class TableObserver implements NodeObserver {
     let grid: string[][] = node.table?.rows ?? [];
     let headerRows = node.table?.rows ? (node.table.header_rows ?? 0) : 0;
     if (grid.length === 0 && node.table?.html) {
-      const parsed = parseHtmlGrid(node.table.html);
+      const parsed = parseHtmlTable(node.table.html);
       grid = parsed.rows;
       headerRows = parsed.headerRows;
     }

@@ -82,6 +82,14 @@ export const DEFAULT_CONCEPTS: readonly Concept[] = [
     trigger: /\bcash (?:flows? )?(?:used in|from|provided by) financing\b|\bfinancing cash flows?\b/i,
     aliases: ['net cash used in financing activities', 'net cash provided by used in financing activities', 'net cash from financing activities'],
   },
+  {
+    name: 'net property plant and equipment',
+    trigger: /\bnet (?:pp&e|ppne|ppe|property,? plant,? (?:and|&) equipment|fixed assets)\b|\b(?:pp&e|ppne|property,? plant,? (?:and|&) equipment),? net\b/i,
+    aliases: [
+      'property plant and equipment net', 'property and equipment net', 'net property plant and equipment', 'net property and equipment',
+      'property plant and equipment less accumulated depreciation', 'total property plant and equipment net',
+    ],
+  },
   { name: 'total assets', trigger: /\btotal assets\b/i, aliases: ['total assets'] },
   { name: 'total liabilities', trigger: /\btotal liabilities\b/i, aliases: ['total liabilities'] },
   {

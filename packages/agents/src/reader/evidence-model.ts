@@ -1,5 +1,5 @@
 import type { AnswerFormat, AnswerValue, Observation, Support } from '@doctree/schema';
-import { conceptMatch, type Concept } from './concept-aliases.js';
+import { conceptMatch, normalizeLabel, type Concept } from './concept-aliases.js';
 import { observationText, type ObservationText } from './observation-text.js';
 import type { QuestionProfile, WeightedTerm } from './question-profile.js';
 import { sentenceSpans, stemWord, wordTokens, type TextSpan, type WordToken } from './text-spans.js';
@@ -54,14 +54,22 @@ export class EvidenceSet {
       for (const s of e.stems) present.add(s);
       for (const s of e.contextStems) present.add(s);
     }
-    this.terms = profile.terms.map((t) => (present.has(t.stem) ? t : { ...t, weight: t.weight * 0.3 }));
-    this.totalWeight = this.terms.reduce((sum, t) => sum + t.weight, 0) || 1;
     this.conceptStems = new Map(
       profile.concepts.map((c) => {
         const m = c.trigger.exec(profile.question);
         return [c, m ? new Set(wordTokens(m[0]).map((t) => t.stem)) : new Set<string>()];
       }),
     );
+    // A concept's words count as present when the evidence names the concept in its own words ("capital
+    // expenditure" is present where "purchases of property, plant and equipment" is written).
+    if (profile.concepts.length > 0) {
+      const texts = this.entries.map((e) => normalizeLabel(e.text.text));
+      for (const [concept, stems] of this.conceptStems) {
+        if (concept.aliases.some((a) => texts.some((t) => t.includes(normalizeLabel(a))))) for (const s of stems) present.add(s);
+      }
+    }
+    this.terms = profile.terms.map((t) => (present.has(t.stem) ? t : { ...t, weight: t.weight * 0.3 }));
+    this.totalWeight = this.terms.reduce((sum, t) => sum + t.weight, 0) || 1;
   }
 
   /**

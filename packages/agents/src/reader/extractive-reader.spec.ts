@@ -103,6 +103,13 @@ describe('ExtractiveReader', () => {
     expect(place.answer).toBe('Maplewood, Minnesota');
   });
 
+  it('prefers the number written with the unit a "how many" question measures', async () => {
+    const chunk = 'Open the manual insert lid. Insert ground coffee (max. 16 g) and close the manual insert lid. The grounds container holds 50 brewing cycles.';
+    const result = await reader.read({ question: 'How many grams of coffee can be put in the manual insert?', observations: [textObservation('t_7', chunk, 25)] });
+    expect(result).toMatchObject({ answer: 16, answer_format: 'Int' });
+    expect(result.support[0]!.snippet).toContain('(max. 16 g)');
+  });
+
   it('reads plain text chunks (as the RAG baseline passes them), with offsets within the chunk or the document', async () => {
     const chunk = 'Revenue for fiscal 2022 was $4.1 billion. Operating margin improved to 18.5% from 16.0%.';
     const local = await reader.read({ question: 'What was the operating margin in fiscal 2022?', observations: [textObservation('chunk-7', chunk, 12)] });

@@ -37,6 +37,8 @@ export interface QuestionProfile {
   extreme?: 'max' | 'min';
   /** Raw numbers written in the question (never answers by themselves). */
   questionNumbers: Set<number>;
+  /** What a "how many / how much / number of" question counts or measures (`grams`, `steps`), lower case. */
+  measure?: string;
 }
 
 /** Question words and generic request words that carry no evidence. */
@@ -46,7 +48,8 @@ const QUESTION_STOP = new Set(
   please state report reported document documents page pages value values amount amounts number total data information mention mentioned
   mentions describe described statement statements fy fiscal year years usd dollar dollars million millions billion billions thousand thousands
   percent percentage round rounded decimal decimals nearest place places calculate calculated compute computed using use used can could would should will
-  about into over under between during any all each per also only if not no yes provided given listed list name named there here whole entire`
+  about into over under between during any all each per also only if not no yes provided given listed list name named there here whole entire
+  me int integer float format write directly`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -157,6 +160,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const questionNumbers = new Set(findNumbers(question).map((n) => Math.abs(n.value)));
   for (const y of years) questionNumbers.add(y);
   const format: AnswerFormat = expected && expected !== 'None' ? expected : FORMAT_OF[kind];
+  const measure = /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
     question,
     kind,
@@ -172,5 +176,6 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     concepts: matchedConcepts,
     ...(extreme ? { extreme } : {}),
     questionNumbers,
+    ...(measure ? { measure } : {}),
   };
 }

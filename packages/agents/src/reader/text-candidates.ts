@@ -54,6 +54,24 @@ export function scoreSentences(evidence: EvidenceSet, entries: readonly Evidence
 }
 
 /** The year written closest to `[start, end)` of a sentence (gap between the spans). */
+/** Short forms of measurement units (`16 g` answers "how many grams"). */
+const UNIT_ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+  gram: ['g', 'gr'], kilogram: ['kg'], milligram: ['mg'], liter: ['l', 'ltr'], litre: ['l', 'ltr'], milliliter: ['ml'], millilitre: ['ml'],
+  meter: ['m'], metre: ['m'], centimeter: ['cm'], centimetre: ['cm'], millimeter: ['mm'], millimetre: ['mm'], kilometer: ['km'], kilometre: ['km'],
+  second: ['s', 'sec', 'secs'], minute: ['min', 'mins'], hour: ['h', 'hr', 'hrs'], day: ['d'], degree: ['°', '°c', '°f'], watt: ['w'], volt: ['v'],
+  percent: ['%'], percentage: ['%'], pound: ['lb', 'lbs'], ounce: ['oz'], inch: ['in', '"'], foot: ['ft'], feet: ['ft'], byte: ['b'],
+};
+
+/** True when the words right after a number name what the question measures (`16 g` for grams, `9 steps`). */
+function measuredBy(after: string, measure: string): boolean {
+  const next = /^\s*([^\s,.;:)]+)(?:\s+([^\s,.;:)]+))?/.exec(after);
+  if (!next) return false;
+  const singular = measure.replace(/(?:es|s)$/, '');
+  const words = [next[1], next[2]].filter((w): w is string => Boolean(w)).map((w) => w.toLowerCase());
+  const short = UNIT_ABBREVIATIONS[singular] ?? UNIT_ABBREVIATIONS[measure] ?? [];
+  return words.some((w) => stemWord(w) === stemWord(measure) || w.replace(/(?:es|s)$/, '') === singular || short.includes(w));
+}
+
 function nearestYear(sentence: string, start: number, end: number): number | undefined {
   let best: { d: number; y: number } | undefined;
   for (const m of sentence.matchAll(/\b(?:FY\s?)?((?:19|20)\d{2})\b/g)) {
@@ -68,6 +86,7 @@ function nearestYear(sentence: string, start: number, end: number): number | und
 export function textNumberCandidates(evidence: EvidenceSet, options: { integersOnly?: boolean; limit?: number } = {}): Candidate[] {
   const { profile } = evidence;
   const sentences = scoreSentences(evidence).slice(0, 40);
+  const measure = profile.measure;
   const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number }> = [];
   for (const s of sentences) {
     const mentions = findNumbers(s.text, { words: options.integersOnly === true });
@@ -96,6 +115,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
       if (profile.wantsPercent) score += m.percent ? 0.15 : -0.3;
       else if (m.percent && (profile.wantsCurrency || profile.scale || profile.kind === 'count')) score -= 0.3;
       if (profile.wantsCurrency && (m.currency || m.scale)) score += 0.05;
+      if (measure && measuredBy(s.text.slice(m.end, m.end + 40), measure)) score += 0.3;
       scored.push({ s, m, score });
     }
   }

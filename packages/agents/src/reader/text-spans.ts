@@ -57,7 +57,7 @@ export function sentenceSpans(text: string): TextSpan[] {
   };
   for (const m of text.matchAll(boundary)) {
     const before = text.slice(Math.max(start, m.index - 6), m.index);
-    if (!m[0].includes('\n') && /(?:\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|dr|approx|al|st)\.|\b[A-Z]\.)$/i.test(before)) continue;
+    if (!m[0].includes('\n') && /(?:\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|nr|inc|corp|ltd|co|mr|mrs|ms|dr|approx|ca|max|min|al|st|p|pp|vol)\.|\b[A-Z]\.)$/i.test(before)) continue;
     push(m.index);
     start = m.index + m[0].length;
   }
