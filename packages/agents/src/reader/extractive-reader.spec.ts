@@ -101,6 +101,9 @@ describe('ExtractiveReader', () => {
     expect(founded).toMatchObject({ answer: 1902, answer_format: 'Int' });
     const place = await reader.read({ question: 'Where are the company headquarters located?', observations });
     expect(place.answer).toBe('Maplewood, Minnesota');
+    const sales = await see(['t_1']);
+    expect(await reader.read({ question: 'Did net sales increase in 2018?', observations: sales })).toMatchObject({ answer: 'Yes', answer_format: 'Str' });
+    expect(await reader.read({ question: 'Did net sales not increase in 2018?', observations: sales })).toMatchObject({ answer: 'No' });
   });
 
   it('prefers the number written with the unit a "how many" question measures', async () => {
