@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { CONTENT_LIST_VERSION, DocTreeError } from '@doctree/schema';
 import type { ContentList, IngestWarning, PageInfo, PageSize } from '@doctree/schema';
-import { pageBlocks } from './pdf-blocks.js';
-import { attachCaptions } from './pdf-regions.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { PdfVocabulary, classifyBlocks } from './pdf-classify.js';
 import { splitRunningRows } from './pdf-furniture.js';
 import { isOnPath, openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
-import { readPdfPage, throwIfCancelled } from './pdf-pages.js';
+import { readPageResult } from './pdf-page-result.js';
+import type { PdfPageResult } from './pdf-page-result.js';
+import { throwIfCancelled } from './pdf-pages.js';
 import type { PdfFontCache } from './pdf-pages.js';
+import { pdfWorkerScript, readPagesInWorkers, workerCount } from './pdf-workers.js';
 
 /**
  * The PDF adapter: PDF bytes → `content_list.adapted.json` from the text layer and the page
@@ -42,13 +43,20 @@ export interface AdaptPdfOptions {
    * tall blank stretch, unexplained cell rows — or whose fonts are new). Slower, finds slightly more.
    */
   allGraphics?: boolean;
+  /**
+   * Worker threads reading pages in parallel: `'auto'` (default) uses one per core (at most four) for
+   * documents of 40 pages or more when the compiled worker script is available; a number forces that
+   * many (0 reads in this thread). The result is the same either way.
+   */
+  workers?: number | 'auto';
 }
 
 /** Defaults merged under the caller's {@link AdaptPdfOptions}. */
-export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics'>> = {
+export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics' | 'workers'>> = {
   onPage: () => undefined,
   regions: true,
   allGraphics: false,
+  workers: 'auto',
 };
 
 /** Characters of body text a page needs before its own body size counts. */
@@ -61,14 +69,6 @@ function heaviest(weights: ReadonlyMap<number, number>): { key: number; weight: 
   return best;
 }
 
-/** Drops span detail (and the text lines a table or figure covers) from blocks kept until the end of the document. */
-function compact(blocks: PdfRawBlock[]): PdfRawBlock[] {
-  for (const block of blocks) {
-    block.lines = block.lines.map((line) => ({ ...line, spans: [] }));
-    if (block.region) block.region = { ...block.region, lines: [] };
-  }
-  return blocks;
-}
 
 /**
  * Adapts a PDF into a content list (stage `adapted`): reads pages one at a time with unpdf,
@@ -111,49 +111,69 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
     const textless: number[] = [];
     let unreadable = 0;
     let lastSize: PageSize = { width: 612, height: 792 };
-    for (let pageIdx = 0; pageIdx < doc.pageCount; pageIdx++) {
-      throwIfCancelled(signal, filename);
+    const readHere = (pageIdx: number): Promise<PdfPageResult> => {
       const label = labels?.[pageIdx];
-      try {
-        const { page, layout, toPage } = await readPdfPage(doc, pageIdx, fonts, label, { regions: settings.regions, allGraphics: settings.allGraphics });
-        lastSize = { width: page.width, height: page.height };
-        const blocks = attachCaptions(pageBlocks(layout, pageIdx));
-        if (toPage) for (const block of blocks) block.bbox = toPage(block.bbox);
-        const pageWeights = new Map<number, number>();
-        for (const block of blocks) {
-          for (const line of block.lines) {
-            vocabulary.addLine(line.text);
-            if (block.zone === 'body') {
-              const key = Math.round(line.size * 2) / 2;
-              pageWeights.set(key, (pageWeights.get(key) ?? 0) + line.text.length);
+      return readPageResult(doc, pageIdx, fonts, {
+        regions: settings.regions,
+        allGraphics: settings.allGraphics,
+        ...(label !== undefined ? { label } : {}),
+        fallbackSize: lastSize,
+      });
+    };
+    let done = 0;
+    const progress = (): void => settings.onPage?.(++done, doc.pageCount);
+    const script = pdfWorkerScript();
+    const workers = script ? workerCount(doc.pageCount, settings.workers) : 0;
+    const results: AsyncIterable<PdfPageResult> =
+      workers >= 2 && script
+        ? readPagesInWorkers(doc.pageCount, {
+            input: {
+              bytes,
+              filename,
+              ...(settings.password !== undefined ? { password: settings.password } : {}),
+              ...(labels ? { labels } : {}),
+              regions: settings.regions,
+              allGraphics: settings.allGraphics,
+            },
+            workers,
+            script,
+            fallback: readHere,
+            onArrive: progress,
+            onWorkerFailure: (reason) =>
+              warnings.push({ code: 'PDF_WORKERS_FAILED', message: `Reading pages in worker threads failed (${reason}); the remaining pages were read in the main thread.` }),
+            ...(signal ? { signal } : {}),
+          })
+        : (async function* inProcess(): AsyncGenerator<PdfPageResult> {
+            for (let pageIdx = 0; pageIdx < doc.pageCount; pageIdx++) {
+              throwIfCancelled(signal, filename);
+              yield await readHere(pageIdx);
+              progress();
             }
-          }
-        }
-        for (const [key, weight] of pageWeights) sizeWeights.set(key, (sizeWeights.get(key) ?? 0) + weight);
-        const pageBody = heaviest(pageWeights);
-        if (pageBody !== undefined && pageBody.weight >= PAGE_BODY_MIN_CHARS) pageBodySizes.set(pageIdx, pageBody.key);
-        raws.push(...compact(blocks));
-        pages.push({ page_idx: pageIdx, width: page.width, height: page.height, has_text_layer: page.has_text_layer, ocr: false, ...(label !== undefined ? { label } : {}) });
-        if (!page.has_text_layer) {
-          textless.push(pageIdx);
-          warnings.push({
-            code: 'NO_TEXT_LAYER',
-            page_idx: pageIdx,
-            message: `Page ${pageIdx + 1} has no text layer (scanned or image-only); its text is missing from the content list.`,
-          });
-        }
-      } catch (error) {
-        if (DocTreeError.isInstance(error)) throw error;
+          })();
+    for await (const result of results) {
+      const pageIdx = result.info.page_idx;
+      for (const line of result.lines) vocabulary.addLine(line);
+      let pageBody: { key: number; weight: number } | undefined;
+      for (const [key, weight] of result.sizeWeights) {
+        sizeWeights.set(key, (sizeWeights.get(key) ?? 0) + weight);
+        if (!pageBody || weight > pageBody.weight) pageBody = { key, weight };
+      }
+      if (pageBody !== undefined && pageBody.weight >= PAGE_BODY_MIN_CHARS) pageBodySizes.set(pageIdx, pageBody.key);
+      raws.push(...result.blocks);
+      pages.push(result.info);
+      pageSizes.set(pageIdx, result.info);
+      lastSize = { width: result.info.width, height: result.info.height };
+      if (result.error !== undefined) {
         unreadable++;
-        pages.push({ page_idx: pageIdx, ...lastSize, has_text_layer: false, ocr: false, ...(label !== undefined ? { label } : {}) });
+        warnings.push({ code: 'PAGE_UNREADABLE', page_idx: pageIdx, message: `Page ${pageIdx + 1} could not be read: ${result.error}` });
+      } else if (!result.info.has_text_layer) {
+        textless.push(pageIdx);
         warnings.push({
-          code: 'PAGE_UNREADABLE',
+          code: 'NO_TEXT_LAYER',
           page_idx: pageIdx,
-          message: `Page ${pageIdx + 1} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+          message: `Page ${pageIdx + 1} has no text layer (scanned or image-only); its text is missing from the content list.`,
         });
       }
-      pageSizes.set(pageIdx, pages[pages.length - 1]!);
-      settings.onPage?.(pageIdx + 1, doc.pageCount);
     }
     if (unreadable === doc.pageCount) {
       throw new DocTreeError('PDF_CORRUPT', `No page of ${filename} could be read`, { file: filename });
