@@ -9,7 +9,7 @@ export { createToolContext } from './context/tool-context.js';
 export type { HubToolCard, ToolContext, ToolContextOptions } from './context/tool-context.js';
 export { DocNavigator, FIGURE_ROLES, navigatorFor } from './navigation/doc-navigator.js';
 export type { NodeSurface } from './navigation/doc-navigator.js';
-export { ROLE_GROUPS, ROLE_MODALITY, SNIPPET_CHARS, expandRoles, hitScore, hitVia, nodeHit, nodeSnippet, shorten } from './hits/node-hit.js';
+export { ROLE_GROUPS, ROLE_MODALITY, SNIPPET_CHARS, expandRoles, gistWithoutTitle, hitScore, hitVia, nodeHit, nodeSnippet, shorten } from './hits/node-hit.js';
 export type { NodeHitInit } from './hits/node-hit.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { AnyToolCard, ToolCardInfo } from './registry/tool-registry.js';
@@ -59,6 +59,7 @@ export {
   RERANK_WEIGHTS,
   diversifyHits,
   intentFromQueryType,
+  pageHintsFromQuery,
   rerankContextFromDecision,
   rerankHits,
   resolveRerankFeatures,

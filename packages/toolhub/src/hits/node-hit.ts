@@ -45,7 +45,7 @@ export function shorten(text: string, max = SNIPPET_CHARS): string {
 /** The short text a hit shows for a node: a section's heading, a figure/table caption (or label), a leaf's text. */
 export function nodeSnippet(nav: DocNavigator, node: DocTreeNode): string {
   if (node.role === 'section' || node.role === 'document') {
-    const gist = nav.gistOf(node);
+    const gist = gistWithoutTitle(nav.gistOf(node), node.title);
     return shorten(gist && node.title ? `${node.title} — ${gist}` : node.title ?? gist);
   }
   if (node.role === 'table' || node.role === 'image' || node.role === 'chart') {
@@ -55,6 +55,14 @@ export function nodeSnippet(nav: DocNavigator, node: DocTreeNode): string {
     return node.label ?? (node.role === 'table' ? 'Table' : 'Figure');
   }
   return shorten(node.text);
+}
+
+/** A section gist without the section title it often starts with (extractive gists quote the heading). */
+export function gistWithoutTitle(gist: string, title: string | undefined): string {
+  const flat = gist.replace(/\s+/g, ' ').trim();
+  const heading = (title ?? '').replace(/\s+/g, ' ').trim();
+  if (heading && flat.toLowerCase().startsWith(heading.toLowerCase())) return flat.slice(heading.length).replace(/^[\s:.—-]+/, '');
+  return flat;
 }
 
 /** Fields of a hit built by {@link nodeHit}. */

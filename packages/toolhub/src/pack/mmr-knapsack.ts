@@ -4,7 +4,7 @@ import { analyzeText, cosine, estimateTokens, findUnits, termFrequencies } from 
 import { z } from 'zod';
 import type { HubToolCard } from '../context/tool-context.js';
 import { FIGURE_ROLES, type DocNavigator } from '../navigation/doc-navigator.js';
-import { hitScore, hitVia } from '../hits/node-hit.js';
+import { gistWithoutTitle, hitScore, hitVia } from '../hits/node-hit.js';
 import { tableGridToMarkdown } from '../table/table-reader.js';
 
 /** What the plan needs the evidence to show; each entry becomes one need (`object:Table 2`, `year:2023`…). */
@@ -43,6 +43,8 @@ export interface PackOptions {
   roleLimits?: Readonly<Record<string, number>>;
   /** Table rows rendered when `cells` is attached. Default 25. */
   tableRows?: number;
+  /** Tokens of a section's gist kept (seed §10.5: sections carry a very short gist). Default 60. */
+  sectionTokens?: number;
   /** An item that does not fit is cut to the remaining budget when at least this many tokens remain. Default 40. */
   minItemTokens?: number;
   /** Needs the coverage is computed against. Default none (coverage is 1 for a non-empty pack). */
@@ -57,15 +59,16 @@ export const PACK_DEFAULTS = {
   attach: ['caption', 'table_header', 'cells', 'gist'] as readonly string[],
   maxItems: 24,
   tableRows: 25,
+  sectionTokens: 60,
   minItemTokens: 40,
 } as const;
 
 /**
  * The evidence text of a node (seed §10.5): a table's caption, column header and cells (`attach`); a figure's label and
- * caption; a section's heading and short gist; a leaf's own text (the matching chunk for chunk hits). `heading_path`
- * prefixes the node's path.
+ * caption; a section's heading and its gist cut to `sectionTokens`; a leaf's own text (the matching chunk for chunk
+ * hits). `heading_path` prefixes the node's path.
  */
-export function evidenceText(nav: DocNavigator, node: DocTreeNode, attach: ReadonlySet<string>, options: { tableRows?: number; chunkId?: string } = {}): string {
+export function evidenceText(nav: DocNavigator, node: DocTreeNode, attach: ReadonlySet<string>, options: { tableRows?: number; sectionTokens?: number; chunkId?: string } = {}): string {
   const parts: string[] = [];
   if (attach.has('heading_path')) {
     const path = nav.view.headingPath(node);
@@ -89,8 +92,8 @@ export function evidenceText(nav: DocNavigator, node: DocTreeNode, attach: Reado
     }
   } else if (node.role === 'section' || node.role === 'document') {
     parts.push(node.title ?? '');
-    const gist = attach.has('gist') ? nav.gistOf(node) : '';
-    if (gist) parts.push(`— ${gist}`);
+    const gist = attach.has('gist') ? gistWithoutTitle(nav.gistOf(node), node.title) : '';
+    if (gist) parts.push(`— ${cutToTokens(gist, options.sectionTokens ?? PACK_DEFAULTS.sectionTokens)}`);
   } else {
     const chunk = options.chunkId ? nav.index.denseLeaf.get(options.chunkId)?.raw_text : undefined;
     parts.push(chunk ?? node.text);
@@ -208,25 +211,24 @@ export function packEvidence(nav: DocNavigator, candidates: readonly Hit[], opti
     .map((hit) => {
       const node = nav.node(hit.node_id)!;
       const record = typeof hit.extra['record_id'] === 'string' ? (hit.extra['record_id'] as string) : undefined;
-      const text = evidenceText(nav, node, attach, { tableRows: o.tableRows, ...(record && /#c[0-9]+$/.test(record) ? { chunkId: record } : {}) });
+      const text = evidenceText(nav, node, attach, { tableRows: o.tableRows, sectionTokens: o.sectionTokens, ...(record && /#c[0-9]+$/.test(record) ? { chunkId: record } : {}) });
       return { hit, node, text, tf: termFrequencies(text), tokens: estimateTokens(text) };
     })
     .filter((c) => c.text.length > 0);
   const top = Math.max(0, ...pool.map((c) => hitScore(c.hit)));
   const relevance = (c: (typeof pool)[number]): number => (top > 0 ? Math.max(0, hitScore(c.hit)) / top : 0);
   const items: EvidenceItem[] = [];
-  const chosen: Array<(typeof pool)[number]> = [];
   const perPage = new Map<number, number>();
   const perRole = new Map<string, number>();
   let used = 0;
   const remaining = new Set(pool.map((_, i) => i));
+  // highest similarity of each candidate to the packed items, updated once per packed item
+  const maxSimilarity = new Float64Array(pool.length);
   while (remaining.size > 0 && items.length < o.maxItems && used < o.budgetTokens) {
     let best = -1;
     let bestValue = Number.NEGATIVE_INFINITY;
     for (const i of remaining) {
-      const c = pool[i]!;
-      const similarity = chosen.length === 0 ? 0 : Math.max(...chosen.map((s) => cosine(c.tf, s.tf)));
-      const value = o.lambda * relevance(c) - (1 - o.lambda) * similarity;
+      const value = o.lambda * relevance(pool[i]!) - (1 - o.lambda) * maxSimilarity[i]!;
       if (value > bestValue) {
         bestValue = value;
         best = i;
@@ -249,7 +251,7 @@ export function packEvidence(nav: DocNavigator, candidates: readonly Hit[], opti
     used += tokens;
     perPage.set(page, (perPage.get(page) ?? 0) + 1);
     perRole.set(c.node.role, (perRole.get(c.node.role) ?? 0) + 1);
-    chosen.push(c);
+    for (const i of remaining) maxSimilarity[i] = Math.max(maxSimilarity[i]!, cosine(pool[i]!.tf, c.tf));
     items.push({ node_id: c.node.node_id, page: pageFromIndex(page), role: c.node.role, text, tokens, score: hitScore(c.hit), via: hitVia(c.hit) });
   }
   const coverage = computeCoverage(nav, items, o.needs);
