@@ -197,6 +197,19 @@ describe('ToolExecutor', () => {
     expect(result.metrics.latency_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('never throws on malformed requests, and still traces them', async () => {
+    const trace = new TraceRecorder();
+    const executor = new ToolExecutor({ registry: new ToolRegistry<Ctx>([echo]), context: { log: [] }, trace });
+    const results = await executor.callMany([null as never, { tool_id: 'demo.echo', args: 'text' as never }, { tool_id: 42 as never }]);
+    expect(results.map((r) => [r.status, r.error?.code])).toEqual([
+      ['error', 'TOOL_NOT_FOUND'],
+      ['error', 'TOOL_ARGS_INVALID'],
+      ['error', 'TOOL_NOT_FOUND'],
+    ]);
+    expect(trace.eventsOf('tool_call').map((e) => e.tool_id)).toEqual(['(undefined)', 'demo.echo', '(number)']);
+    expect(trace.eventsOf('tool_call')[1]!.args).toEqual({ invalid: 'text' });
+  });
+
   it('compacts hit arrays in traced arguments', () => {
     const hits = Array.from({ length: 60 }, (_, i) => hit(`t_${i}`, 1 - i / 100, 'x.search'));
     const compact = compactArgs({ candidates: hits, ctx_tokens: 100 });

@@ -113,15 +113,27 @@ export class ToolExecutor<Context> {
   /** Runs one call; always resolves (failures are `status: "error"` results). */
   async call(request: ToolCallRequest, options: ToolCallOptions = {}): Promise<ToolResult> {
     const { result, event } = await this.#execute(request, options);
-    if (event) this.#options.trace?.record(event);
+    if (event) this.#record(event);
     return result;
+  }
+
+  /** Records a call event; an event the trace refuses is replaced by a bare one, so tracing never fails a call. */
+  #record(event: TraceEventInput): void {
+    const trace = this.#options.trace;
+    if (!trace) return;
+    try {
+      trace.record(event);
+    } catch (error) {
+      const { args: _args, hits: _hits, ...bare } = event;
+      trace.record({ ...bare, message: `${event.message ? `${event.message}; ` : ''}event not fully traceable: ${error instanceof Error ? error.message : String(error)}` });
+    }
   }
 
   /** Runs a call and builds its trace event without recording it. */
   async #execute(request: ToolCallRequest, options: ToolCallOptions): Promise<{ result: ToolResult; event?: TraceEventInput }> {
-    const callId = request.call_id ?? `call_${++this.#counter}`;
-    const toolId = typeof request?.tool_id === 'string' ? request.tool_id : String(request?.tool_id);
-    const args = request.args ?? {};
+    const callId = typeof request?.call_id === 'string' && request.call_id.length > 0 ? request.call_id : `call_${++this.#counter}`;
+    const toolId = typeof request?.tool_id === 'string' && request.tool_id.length > 0 ? request.tool_id : `(${typeof request?.tool_id})`;
+    const args: Record<string, unknown> = request?.args ?? {};
     const now = this.#options.now;
     const trace = this.#options.trace;
     const tStart = trace?.elapsedMs();
@@ -151,7 +163,7 @@ export class ToolExecutor<Context> {
       type: 'tool_call',
       ...(tStart !== undefined ? { t_ms: tStart } : {}),
       tool_id: toolId,
-      args: compactArgs(args),
+      args: typeof args === 'object' && args !== null && !Array.isArray(args) ? compactArgs(args) : { invalid: String(args) },
       status: result.status,
       n_hits: result.metrics.n_hits,
       latency_ms: Math.round(latency * 1000) / 1000,
@@ -174,7 +186,7 @@ export class ToolExecutor<Context> {
     const registry = this.#options.registry;
     const concurrent: number[] = [];
     const sequential: number[] = [];
-    requests.forEach((r, i) => (registry.has(r.tool_id) && registry.get(r.tool_id).kind === 'retrieval' ? concurrent : sequential).push(i));
+    requests.forEach((r, i) => (typeof r?.tool_id === 'string' && registry.has(r.tool_id) && registry.get(r.tool_id).kind === 'retrieval' ? concurrent : sequential).push(i));
     const events: Array<TraceEventInput | undefined> = new Array(requests.length);
     await Promise.all(
       concurrent.map(async (i) => {
@@ -184,7 +196,7 @@ export class ToolExecutor<Context> {
       }),
     );
     // concurrent calls are traced in input order (each event keeps its own start time), so replays are stable
-    for (const i of concurrent) if (events[i]) this.#options.trace?.record(events[i]!);
+    for (const i of concurrent) if (events[i]) this.#record(events[i]!);
     for (const i of sequential) results[i] = await this.call(requests[i]!, options);
     return results;
   }

@@ -64,7 +64,8 @@ export class Bm25NodeRetriever extends BaseRetriever {
       if (!previous || hit.score > previous.score) best.set(nodeId, hit);
     }
     const hits: Hit[] = [];
-    for (const [nodeId, hit] of best) {
+    const ranked = [...best].sort((a, b) => b[1].score - a[1].score).slice(0, request.k);
+    for (const [nodeId, hit] of ranked) {
       const node = this.#nav.node(nodeId);
       if (!node) continue;
       const chunk = hit.id.includes('#c') ? this.index.denseLeaf.get(hit.id)?.raw_text : undefined;

@@ -95,7 +95,8 @@ export class DenseRetriever extends BaseRetriever {
         if (variants && info.variant && !variants.has(info.variant)) return false;
         return true;
       };
-      for (const hit of index.search(vector, { k, filter: keep })) {
+      const filtering = roles !== undefined || pages !== undefined || variants !== undefined;
+      for (const hit of index.search(vector, { k, ...(filtering ? { filter: keep } : {}) })) {
         const info = this.#record(view, hit.id);
         if (!info) continue;
         const previous = best.get(info.nodeId);
@@ -103,7 +104,8 @@ export class DenseRetriever extends BaseRetriever {
       }
     }
     const hits: Hit[] = [];
-    for (const [nodeId, match] of best) {
+    const ranked = [...best].sort((a, b) => b[1].score - a[1].score).slice(0, request.k);
+    for (const [nodeId, match] of ranked) {
       const node = this.#nav.node(nodeId);
       if (!node) continue;
       const chunked = match.id.includes('#c') && match.view !== 'coarse';

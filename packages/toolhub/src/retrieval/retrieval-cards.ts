@@ -16,7 +16,10 @@ export interface LaneWarning {
   warning: string;
 }
 
-/** Runs a retriever with the common lane arguments (roles expanded, 1-based pages turned into a 0-based filter). */
+/**
+ * Runs a retriever with the common lane arguments (roles expanded, 1-based pages turned into a 0-based filter). The
+ * cards build their retrievers with `validateHits: false`: the executor checks every hit a card returns.
+ */
 export async function runLane(retriever: BaseRetriever, args: LaneArgs, context: ToolContext, signal?: AbortSignal): Promise<ToolOutput<LaneWarning>> {
   const pageIdx = pageFilter(args.pages, args.page_window, context.nav.pageCount);
   if (pageIdx && pageIdx.length === 0) {
@@ -51,7 +54,7 @@ export const bm25NodeSearchCard: HubToolCard<Bm25SearchArgs, LaneWarning> = {
   args: Bm25SearchArgsSchema,
   kind: 'retrieval',
   run(args, context, signal) {
-    const retriever = new Bm25NodeRetriever(context.index, { ...(args.sources ? { sources: args.sources } : {}), ...(args.boosts ? { boosts: args.boosts } : {}) });
+    const retriever = new Bm25NodeRetriever(context.index, { validateHits: false, ...(args.sources ? { sources: args.sources } : {}), ...(args.boosts ? { boosts: args.boosts } : {}) });
     return runLane(retriever, args, context, signal);
   },
 };
@@ -74,7 +77,7 @@ export const denseSearchCard: HubToolCard<DenseSearchArgs, LaneWarning> = {
   args: DenseSearchArgsSchema,
   kind: 'retrieval',
   run(args, context, signal) {
-    const retriever = new DenseRetriever(context.index, { views: args.views, ...(args.variants ? { variants: args.variants } : {}) });
+    const retriever = new DenseRetriever(context.index, { validateHits: false, views: args.views, ...(args.variants ? { variants: args.variants } : {}) });
     return runLane(retriever, args, context, signal);
   },
 };
@@ -101,6 +104,7 @@ export const tableIndexSearchCard: HubToolCard<TableSearchArgs, LaneWarning> = {
   kind: 'retrieval',
   run(args, context, signal) {
     const retriever = new TableRetriever(context.index, {
+      validateHits: false,
       signals: { ...(args.years ? { years: args.years } : {}), ...(args.units ? { units: args.units } : {}), ...(args.labels ? { labels: args.labels } : {}) },
     });
     return runLane(retriever, args, context, signal);
@@ -127,6 +131,7 @@ export const chartIndexSearchCard: HubToolCard<ChartSearchArgs, LaneWarning> = {
   kind: 'retrieval',
   run(args, context, signal) {
     const retriever = new ChartRetriever(context.index, {
+      validateHits: false,
       ...(args.labels ? { signals: { labels: args.labels } } : {}),
       ...(args.chart_type ? { chartType: args.chart_type } : {}),
     });
@@ -155,7 +160,7 @@ export const pageLocatorCard: HubToolCard<PageLocateArgs, PageLocateData> = {
   args: PageLocateArgsSchema,
   kind: 'retrieval',
   async run(args, context, signal) {
-    const locator = new PageLocator(context.index, { pageWindow: args.page_window, useLabels: args.use_labels, ...(args.pages ? { pages: args.pages } : {}) });
+    const locator = new PageLocator(context.index, { validateHits: false, pageWindow: args.page_window, useLabels: args.use_labels, ...(args.pages ? { pages: args.pages } : {}) });
     const pages = locator.locatePages(args.query);
     if (pages.length === 0) return { hits: [], data: { pages } };
     const roles = expandRoles(args.roles);
