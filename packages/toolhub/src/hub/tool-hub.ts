@@ -228,7 +228,6 @@ export class ToolHub {
         if (signals.labels?.length) args['labels'] = [...signals.labels];
       }
       if (method === 'chart_index.search' && signals.labels?.length) args['labels'] = [...signals.labels];
-      if (method === 'figure_finder.find_regions' && stage.roles === undefined) delete args['roles'];
       calls.push({ tool_id: method, args: { ...args, ...context.laneArgs?.[method] } });
     }
     if (skipped.length > 0) this.trace.record({ type: 'warning', message: `stage ${stage.stage}: ${skipped.join(', ')} are not retrieval lanes; skipped` });
