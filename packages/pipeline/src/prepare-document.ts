@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
+import { createChatClient } from '@doctree/agents';
 import { buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats } from '@doctree/index';
 import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type IndexManifest } from '@doctree/schema';
 import { createIndexComponents, type IndexComponents } from './index-components.js';
@@ -36,10 +37,10 @@ export interface PrepareDocumentOptions {
    */
   components?: Partial<IndexComponents>;
   /**
-   * Chat model for LLM-written summaries (e.g. `createChatClient(config)` of `@doctree/agents`). Without it, and
-   * without `components.summarizer`, summaries are extractive.
+   * Chat model for LLM-written summaries. Default: `createChatClient(config)` of `@doctree/agents` when an endpoint is
+   * configured (`llm.provider: openai`), none offline. `null` keeps summaries extractive even with an endpoint.
    */
-  chat?: ChatModelClient;
+  chat?: ChatModelClient | null;
   /** Cache folder for LLM summaries and `openai` embeddings. Default `<config.data_dir>/.cache`. */
   cacheDir?: string;
   /** Validation of the loaded index (see `loadDocIndex`). Default `fast`. */
@@ -139,9 +140,10 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
 
   t = performance.now();
   const fallbacks: LlmSummaryFallback[] = [];
+  const chat = options.chat === undefined && !options.components?.summarizer ? createChatClient(config) : (options.chat ?? undefined);
   const components = await createIndexComponents(config, {
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-    ...(options.chat ? { chat: options.chat } : {}),
+    ...(chat ? { chat } : {}),
     ...(options.components ? { given: options.components } : {}),
     onSummaryFallback: (fallback) => fallbacks.push(fallback),
   });
