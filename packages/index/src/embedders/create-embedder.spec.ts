@@ -18,12 +18,17 @@ function caught(fn: () => unknown): DocTreeError {
 describe('createEmbedder', () => {
   const offline = LlmConfigSchema.parse({});
 
-  it('builds the hashing embedder by default, with the configured dimension and batch size', () => {
-    const embedder = createEmbedder(EmbedderConfigSchema.parse({}), offline);
+  it('builds the SIF embedder by default (the offline default, see docs/results.md)', () => {
+    const embedder = createEmbedder(EmbedderConfigSchema.parse({}), offline, { sifCacheDir: '/tmp/x', sifPackageDir: '/nowhere' });
+    expect(embedder).toBeInstanceOf(SifEmbedder);
+  });
+
+  it('builds the hashing embedder with the configured dimension and batch size', () => {
+    const embedder = createEmbedder(EmbedderConfigSchema.parse({ kind: 'hashing' }), offline);
     expect(embedder).toBeInstanceOf(HashingEmbedder);
     expect(embedder.dimension).toBe(512);
     expect(embedder.batchSize).toBe(64);
-    const small = createEmbedder(EmbedderConfigSchema.parse({ dimension: 256, batch_size: 8 }), offline);
+    const small = createEmbedder(EmbedderConfigSchema.parse({ kind: 'hashing', dimension: 256, batch_size: 8 }), offline);
     expect(small.id).toMatch(/^hashing-v1:d256:/);
     expect(small.batchSize).toBe(8);
   });
