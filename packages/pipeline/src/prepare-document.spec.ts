@@ -110,6 +110,7 @@ describe('prepareDocument', () => {
     mkdirSync(empty);
     await expect(prepareDocument(empty, { config })).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND', file: empty, hint: expect.stringMatching(/doctree ingest/) });
     await expect(prepareDocument(join(dir, 'nope.pdf'), { config })).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND' });
+    await expect(prepareDocument(md, { config, docId: '..' })).rejects.toMatchObject({ code: 'USAGE' });
   });
 
   it('rebuilds a damaged index: a truncated file at build time, a same-size corrupt file at load time', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
+import { DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, isValidDocId, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
 import { createChatClient } from '@doctree/agents';
 import { buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats } from '@doctree/index';
 import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type IndexManifest } from '@doctree/schema';
@@ -119,7 +119,9 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
     const kind = detectInputKind(inputPath, bytes);
     inputInfo = { path: inputPath, kind, sha256 };
     const outDir = resolve(options.outDir ?? join(config.data_dir, 'default'));
-    docDir = join(outDir, options.docId ?? docIdFromFilename(basename(inputPath)));
+    const docId = options.docId ?? docIdFromFilename(basename(inputPath));
+    if (!isValidDocId(docId)) throw new DocTreeError('USAGE', `invalid document id "${docId}"`, { hint: 'Use letters, digits, "-", "_" and "." only.' });
+    docDir = join(outDir, docId);
     if (!options.force && (await treeSourceSha256(join(docDir, DOC_FILES.tree))) === sha256) {
       progress({ stage: 'ingest-cached', docDir });
     } else {
