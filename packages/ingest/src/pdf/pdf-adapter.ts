@@ -44,9 +44,9 @@ export interface AdaptPdfOptions {
    */
   allGraphics?: boolean;
   /**
-   * Worker threads reading pages in parallel: `'auto'` (default) uses one per core (at most four) for
-   * documents of 40 pages or more when the compiled worker script is available; a number forces that
-   * many (0 reads in this thread). The result is the same either way.
+   * Worker threads reading pages alongside this thread: `'auto'` (default) starts one per further core
+   * (at most four) for documents of 40 pages or more when the compiled worker script is available; a
+   * number forces that many (0 reads every page in this thread). The result is the same either way.
    */
   workers?: number | 'auto';
 }
@@ -125,7 +125,7 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
     const script = pdfWorkerScript();
     const workers = script ? workerCount(doc.pageCount, settings.workers) : 0;
     const results: AsyncIterable<PdfPageResult> =
-      workers >= 2 && script
+      workers >= 1 && script
         ? readPagesInWorkers(doc.pageCount, {
             input: {
               bytes,

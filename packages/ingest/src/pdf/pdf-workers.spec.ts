@@ -53,7 +53,7 @@ describe('pageRanges and workerCount', () => {
   it('starts no workers for short documents and honours an explicit count', () => {
     expect(workerCount(WORKER_MIN_PAGES - 1, 'auto')).toBe(0);
     expect(workerCount(500, 3)).toBe(3);
-    expect(workerCount(2, 3)).toBe(2);
+    expect(workerCount(2, 3)).toBe(1);
     expect(workerCount(500, 0)).toBe(0);
   });
 });
@@ -61,7 +61,7 @@ describe('pageRanges and workerCount', () => {
 describe('readPagesInWorkers', () => {
   jest.setTimeout(60_000);
 
-  it('reads pages in two worker threads and yields exactly what this thread reads, in page order', async () => {
+  it('reads pages in two worker threads (this thread reading none) and yields exactly what this thread reads, in page order', async () => {
     const bytes = sixPages();
     const local = await inProcess(bytes);
     try {
@@ -76,6 +76,7 @@ describe('readPagesInWorkers', () => {
         readPagesInWorkers(6, {
           input: { bytes, filename: 'six.pdf', regions: true, allGraphics: false },
           workers: 2,
+          readHere: false,
           ...WORKER,
           fallback: async () => {
             throw new Error('no page should be read in this thread');
@@ -89,6 +90,29 @@ describe('readPagesInWorkers', () => {
       expect(results.map((r) => r.info.page_idx)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(results).toEqual(expected);
       expect(results[4]!.lines).toContain('5 Echo Section');
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('shares the pages between this thread and a worker', async () => {
+    const bytes = sixPages();
+    const local = await inProcess(bytes);
+    try {
+      const readHere: number[] = [];
+      const results = await collect(
+        readPagesInWorkers(6, {
+          input: { bytes, filename: 'six.pdf', regions: true, allGraphics: false },
+          workers: 1,
+          ...WORKER,
+          fallback: (pageIdx) => {
+            readHere.push(pageIdx);
+            return local.read(pageIdx);
+          },
+        }),
+      );
+      expect(readHere).toEqual([0, 1, 2]);
+      expect(results.map((r) => r.lines[0])).toEqual(['1 Alpha Section', '2 Bravo Section', '3 Charlie Section', '4 Delta Section', '5 Echo Section', '6 Foxtrot Section']);
     } finally {
       await local.close();
     }

@@ -9,9 +9,9 @@ import { throwIfCancelled } from './pdf-pages.js';
 
 /**
  * Reading the pages of a PDF in worker threads: pdf.js text extraction is CPU-bound and single-threaded,
- * so a long document reads about twice as fast on two cores when each of two workers reads half of the
- * pages. Results come back in page order; if a worker fails, the pages it did not deliver are read in
- * this thread instead.
+ * so on two cores a long document reads in little more than half the time when this thread reads the
+ * first half of the pages while one worker reads the second half. Results come back in page order; if
+ * a worker fails, the pages it did not deliver are read in this thread instead.
  */
 
 /** Documents with fewer pages are read in this thread (starting a worker costs about as much as reading ~15 pages). */
@@ -23,14 +23,16 @@ export const MAX_WORKERS = 4;
 export interface ReadPagesInWorkersOptions {
   /** What each worker reads (everything but the page range). */
   input: Omit<PdfPageWorkerInput, 'from' | 'to'>;
-  /** Number of workers (each reads one contiguous range of pages). */
+  /** Number of workers; with `readHere` as well, this thread reads the first range itself (pages split `workers + 1` ways). */
   workers: number;
   /** Worker script (`pdf-page-worker.js`). */
   script: string;
   /** Node flags of the workers (default: this process's). */
   execArgv?: string[];
-  /** Reads one page in this thread: used for the pages of a worker that failed. */
+  /** Reads one page in this thread: used for the pages of a worker that failed (and for this thread's share). */
   fallback: (pageIdx: number) => Promise<PdfPageResult>;
+  /** Read the first range of pages in this thread, alongside the workers (default true). */
+  readHere?: boolean;
   /** Called as each page arrives, in any order (for progress). */
   onArrive?: () => void;
   /** Called once when a worker fails, with the reason; its pages are then read in this thread. */
@@ -67,12 +69,15 @@ export function pdfWorkerScript(): string | undefined {
   return existsSync(script) ? script : undefined;
 }
 
-/** Workers worth starting for a document: none for short documents or one core, else one per core (at most {@link MAX_WORKERS}). */
+/**
+ * Workers worth starting for a document, besides this thread: none for short documents or one core,
+ * else one per further core (at most {@link MAX_WORKERS}).
+ */
 export function workerCount(pageCount: number, requested: number | 'auto'): number {
-  if (requested !== 'auto') return Math.max(0, Math.min(MAX_WORKERS, Math.floor(requested), pageCount));
+  if (requested !== 'auto') return Math.max(0, Math.min(MAX_WORKERS, Math.floor(requested), pageCount - 1));
   if (pageCount < WORKER_MIN_PAGES) return 0;
   const cores = availableParallelism();
-  return cores >= 2 ? Math.min(cores, MAX_WORKERS, Math.ceil(pageCount / WORKER_MIN_PAGES)) : 0;
+  return Math.max(0, Math.min(cores - 1, MAX_WORKERS, Math.ceil(pageCount / WORKER_MIN_PAGES) - 1));
 }
 
 /** Splits `count` pages into `parts` contiguous ranges `[from, to)` of near-equal size. */
@@ -102,7 +107,29 @@ export async function* readPagesInWorkers(pageCount: number, options: ReadPagesI
   };
   const workers: Worker[] = [];
   const finished = new Set<Worker>();
-  for (const [from, to] of pageRanges(pageCount, options.workers)) {
+  const readHere = options.readHere ?? true;
+  const ranges = pageRanges(pageCount, options.workers + (readHere ? 1 : 0));
+  let localError: unknown;
+  let local: [number, number] = [0, 0];
+  if (readHere && ranges.length > 0) {
+    local = ranges.shift()!;
+    const [from, to] = local;
+    // This thread's share, read while the workers read theirs.
+    void (async () => {
+      try {
+        for (let pageIdx = from; pageIdx < to && localError === undefined; pageIdx++) {
+          if (options.signal?.aborted || results.has(pageIdx)) continue;
+          results.set(pageIdx, await options.fallback(pageIdx));
+          options.onArrive?.();
+          notify();
+        }
+      } catch (error) {
+        localError = error;
+        notify();
+      }
+    })();
+  }
+  for (const [from, to] of ranges) {
     let worker: Worker;
     try {
       worker = new Worker(options.script, {
@@ -144,13 +171,14 @@ export async function* readPagesInWorkers(pageCount: number, options: ReadPagesI
     for (let next = 0; next < pageCount; next++) {
       for (;;) {
         throwIfCancelled(options.signal, options.input.filename);
+        if (localError !== undefined) throw localError;
         const ready = results.get(next);
         if (ready) {
           results.delete(next);
           yield ready;
           break;
         }
-        if (failure !== undefined) {
+        if (failure !== undefined && !(next >= local[0] && next < local[1])) {
           if (!reported) {
             reported = true;
             options.onWorkerFailure?.(failure);
