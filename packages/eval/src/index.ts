@@ -62,6 +62,18 @@ export type { EvalProgressEvent, ProgressStream, ProgressPrinterOptions } from '
 
 export { writeReports } from './report/write-reports.js';
 export type { WrittenReports } from './report/write-reports.js';
-export { renderMarkdownReport } from './report/markdown-report.js';
-export { renderHtmlReport } from './report/html-report.js';
+export { renderMarkdownReport, markdownTableLines, markdownFence } from './report/markdown-report.js';
+export { renderHtmlReport, REPORT_STYLE, tableHtml } from './report/html-report.js';
+export { reportTables } from './report/report-tables.js';
+export type { ReportTable } from './report/report-tables.js';
+export { formatSummaryTable, summaryRows } from './report/summary-table.js';
+export {
+  COMPARISON_FILES,
+  comparisonOverviewTable,
+  mergeComparisonRuns,
+  renderComparisonHtml,
+  renderComparisonMarkdown,
+  writeComparisonReports,
+} from './report/comparison-report.js';
+export type { ComparisonReport, ComparisonRun, MergedComparison, WrittenComparison } from './report/comparison-report.js';
 export { recallChartSvg, accuracyBySourceSvg } from './report/svg-charts.js';

@@ -8,7 +8,8 @@ import { reportTables } from './report-tables.js';
 import type { ReportTable } from './report-tables.js';
 import { accuracyBySourceSvg, recallChartSvg } from './svg-charts.js';
 
-const STYLE = `
+/** The inline style sheet of the HTML reports. */
+export const REPORT_STYLE = `
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1b1f23;line-height:1.4}
 h1{font-size:1.6em;margin-bottom:4px}h2{font-size:1.2em;margin-top:32px;border-bottom:1px solid #e1e4e8;padding-bottom:4px}
 .meta{color:#586069}.note{color:#586069;font-size:.9em;max-width:60em}
@@ -20,7 +21,8 @@ th{background:#f6f8fa;text-align:left}td.num{text-align:right;font-variant-numer
 .small{font-size:.85em;color:#586069}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;border-radius:6px}
 `;
 
-function tableHtml(table: ReportTable): string {
+/** A report table as an HTML `<section>` with its heading, the table (`data-table` = its id) and the note. */
+export function tableHtml(table: ReportTable): string {
   const head = `<tr>${table.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
   const body = table.rows.map((row) => `<tr>${row.map((c, i) => `<td${i > 0 && /^[-+−–\d.]/.test(c) ? ' class="num"' : ''}>${escapeHtml(c)}</td>`).join('')}</tr>`).join('');
   const note = table.note ? `<p class="note">${escapeHtml(table.note)}</p>` : '';
@@ -87,7 +89,7 @@ export function renderHtmlReport(file: MetricsFile, predictions: readonly Scored
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>`,
+    `<title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head><body>`,
     `<h1>${escapeHtml(title)}</h1>`,
     `<p class="meta">Generated ${escapeHtml(file.generated_at)} · ${file.n_questions} questions · ${file.systems.length} systems</p>`,
     '<div class="charts">',

@@ -2,15 +2,36 @@ import type { MetricsFile } from '@doctree/schema';
 
 import type { ScoredPrediction } from '../metrics/aggregate.js';
 import { reportTables } from './report-tables.js';
+import type { ReportTable } from './report-tables.js';
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
 function fence(text: string): string {
+  return markdownFence(text);
+}
+
+/**
+ * A report table as Markdown lines: a `## title` heading (at `level`), the table (numeric columns right-aligned), a
+ * blank line and the note under it.
+ */
+export function markdownTableLines(table: ReportTable, level = 2): string[] {
+  const out: string[] = [`${'#'.repeat(level)} ${table.title}`, ''];
+  out.push(`| ${table.headers.map(cell).join(' | ')} |`);
+  const numeric = table.headers.map((_, i) => i > 0 && table.rows.every((row) => /^(?:[-+−–]?[\d.]|–$|$)/.test(row[i] ?? '')));
+  out.push(`|${numeric.map((right) => (right ? ' ---: ' : ' --- ')).join('|')}|`);
+  for (const row of table.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
+  out.push('');
+  if (table.note) out.push(table.note, '');
+  return out;
+}
+
+/** Text in a fenced Markdown code block (the fence is longer than any backtick run inside). */
+export function markdownFence(text: string, language = 'text'): string {
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const f = '`'.repeat(Math.max(3, longest + 1));
-  return `${f}text\n${text}\n${f}`;
+  return `${f}${language}\n${text}\n${f}`;
 }
 
 /**
@@ -21,15 +42,7 @@ export function renderMarkdownReport(file: MetricsFile, predictions: readonly Sc
   const out: string[] = [];
   out.push(`# Evaluation: ${file.dataset}`, '');
   out.push(`Generated ${file.generated_at} · ${file.n_questions} questions · ${file.systems.length} systems · ${predictions.length} predictions`, '');
-  for (const table of reportTables(file)) {
-    out.push(`## ${table.title}`, '');
-    out.push(`| ${table.headers.map(cell).join(' | ')} |`);
-    const numeric = table.headers.map((_, i) => i > 0 && table.rows.every((row) => /^(?:[-+−–]?[\d.]|–$|$)/.test(row[i] ?? '')));
-    out.push(`|${numeric.map((right) => (right ? ' ---: ' : ' --- ')).join('|')}|`);
-    for (const row of table.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
-    out.push('');
-    if (table.note) out.push(table.note, '');
-  }
+  for (const table of reportTables(file)) out.push(...markdownTableLines(table));
   const failed = predictions.filter((p) => p.error !== undefined);
   if (failed.length > 0) {
     out.push('## Errors', '');
