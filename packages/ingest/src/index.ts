@@ -9,8 +9,9 @@ export type { PdfPageSpec, PdfShape, PdfTextRun, SimplePdfOptions, SimplePdfOutl
 export { adaptPdf, ADAPT_PDF_DEFAULTS, PDF_ADAPTER_GENERATOR } from './pdf/pdf-adapter.js';
 export type { AdaptPdfOptions } from './pdf/pdf-adapter.js';
 export { extractPdfPages, iteratePdfPages } from './pdf/pdf-text-layer.js';
+export { missingOcrPrograms, OCR_PROGRAMS } from './pdf/pdf-ocr.js';
 export type { ExtractPdfPagesOptions } from './pdf/pdf-text-layer.js';
-export type { PdfLine, PdfPageText, PdfSpan } from './pdf/pdf-lines.js';
+export type { PdfLine, PdfLinePiece, PdfPageText, PdfSpan } from './pdf/pdf-lines.js';
 export { buildDocTree } from './builder/tree-builder.js';
 export type { BuildDocTreeOptions } from './builder/tree-builder.js';
 export { canonicalLabel, findLabelMentions, parseCaptionLabel } from './builder/labels.js';

@@ -4,7 +4,8 @@ import type { ContentList, IngestWarning, PageInfo, PageSize } from '@doctree/sc
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { PdfVocabulary, classifyBlocks } from './pdf-classify.js';
 import { splitRunningRows } from './pdf-furniture.js';
-import { isOnPath, openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
+import { openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
+import { missingOcrPrograms, ocrPages } from './pdf-ocr.js';
 import { readPageResult } from './pdf-page-result.js';
 import type { PdfPageResult } from './pdf-page-result.js';
 import { throwIfCancelled } from './pdf-pages.js';
@@ -49,14 +50,23 @@ export interface AdaptPdfOptions {
    * number forces that many (0 reads every page in this thread). The result is the same either way.
    */
   workers?: number | 'auto';
+  /**
+   * OCR pages without a text layer with `tesseract` (pages rendered by `pdftoppm`) when both are on PATH
+   * (default true). Without them, or when false, such pages stay empty with an `OCR_UNAVAILABLE` warning.
+   */
+  ocr?: boolean;
+  /** Tesseract language(s) for OCR, e.g. `eng` or `eng+deu` (default `eng`). */
+  ocrLanguage?: string;
 }
 
 /** Defaults merged under the caller's {@link AdaptPdfOptions}. */
-export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics' | 'workers'>> = {
+export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics' | 'workers' | 'ocr' | 'ocrLanguage'>> = {
   onPage: () => undefined,
   regions: true,
   allGraphics: false,
   workers: 'auto',
+  ocr: true,
+  ocrLanguage: 'eng',
 };
 
 /** Characters of body text a page needs before its own body size counts. */
@@ -77,7 +87,8 @@ function heaviest(weights: ReadonlyMap<number, number>): { key: number; weight: 
  * and page numbers; tables (`table_body` HTML, Markdown, `Table N` captions) and figures (raster
  * images and vector drawings, `Figure N` captions) take the place of the text they cover, in
  * reading order (see `findRegions`, `attachCaptions`). Pages without a text layer are recorded (`has_text_layer: false`) with a
- * `NO_TEXT_LAYER` warning each and one OCR warning.
+ * `NO_TEXT_LAYER` warning each; when `tesseract` and `pdftoppm` are on PATH they are OCRed (`ocr: true`, one
+ * `OCR_APPLIED` warning), otherwise they stay empty with one `OCR_UNAVAILABLE` warning.
  *
  * @throws DocTreeError with `file` = `options.filename`: `INPUT_UNSUPPORTED` (not a PDF),
  * `PDF_CORRUPT`, `PDF_ENCRYPTED`, `PDF_PASSWORD_INCORRECT`, `PDF_NO_PAGES`, `CANCELLED`;
@@ -179,18 +190,30 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
       throw new DocTreeError('PDF_CORRUPT', `No page of ${filename} could be read`, { file: filename });
     }
     if (textless.length > 0) {
-      const list = textless.map((i) => i + 1).join(', ');
-      warnings.push(
-        isOnPath('tesseract')
-          ? {
-              code: 'OCR_NOT_IMPLEMENTED',
-              message: `tesseract is installed but OCR is not implemented yet; ${textless.length} page(s) without text stay empty: ${list}.`,
-            }
-          : {
-              code: 'OCR_UNAVAILABLE',
-              message: `${textless.length} page(s) have no text layer and no OCR engine is available (tesseract not on PATH): ${list}.`,
-            },
-      );
+      const missing = settings.ocr ? missingOcrPrograms() : [];
+      if (!settings.ocr || missing.length > 0) {
+        const list = textless.map((i) => i + 1).join(', ');
+        warnings.push({
+          code: 'OCR_UNAVAILABLE',
+          message: settings.ocr
+            ? `${textless.length} page(s) have no text layer and OCR cannot run (${missing.join(' and ')} not on PATH; install tesseract-ocr and poppler-utils); they stay empty: ${list}.`
+            : `${textless.length} page(s) have no text layer and OCR was turned off; they stay empty: ${list}.`,
+        });
+      } else {
+        const ocr = await ocrPages(bytes, textless, { filename, language: settings.ocrLanguage, ...(signal ? { signal } : {}) });
+        for (const [pageIdx, pageBlocks] of ocr.blocks) {
+          pages[pageIdx] = { ...pages[pageIdx]!, ocr: true };
+          for (const block of pageBlocks) for (const line of block.lines) vocabulary.addLine(line.text);
+          raws.push(...pageBlocks);
+        }
+        // Blocks stay in page order (OCR pages were empty until now).
+        raws.sort((a, b) => a.page_idx - b.page_idx);
+        const read = [...ocr.blocks.keys()];
+        const empty = textless.filter((p) => !ocr.blocks.has(p) && !ocr.failed.has(p));
+        if (read.length > 0) warnings.push({ code: 'OCR_APPLIED', message: `Text of ${read.length} page(s) without a text layer comes from OCR (tesseract): ${read.map((p) => p + 1).join(', ')}.` });
+        if (empty.length > 0) warnings.push({ code: 'OCR_NO_TEXT', message: `OCR found no text on ${empty.length} page(s); they stay empty: ${empty.map((p) => p + 1).join(', ')}.` });
+        for (const [pageIdx, reason] of ocr.failed) warnings.push({ code: 'OCR_FAILED', page_idx: pageIdx, message: `OCR of page ${pageIdx + 1} failed (${reason}); the page stays empty.` });
+      }
     }
     const bodySize = heaviest(sizeWeights)?.key ?? 10;
     // Running headers and footers set outside the edge bands leave the paragraphs they were read into.
