@@ -5,6 +5,7 @@ import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
 import { ingestCommand } from './commands/ingest.js';
 import { indexCommand } from './commands/index-command.js';
+import { EVAL_USAGE, evalCli } from './commands/eval.js';
 
 const HELP = `doctree - explainable question answering over long PDFs
 
@@ -16,7 +17,7 @@ Usage:
                  [--out DIR] [--json]
                  Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
                  first (cached by content hash). A no-op when the document and the configuration are unchanged
-  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
+${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
 
 Global options:
   --config FILE   configuration file (default: ./doctree.config.json when present)
@@ -100,6 +101,10 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           force: Boolean(values.force),
           json: Boolean(values.json),
         });
+        return 0;
+      }
+      case 'eval': {
+        await evalCli(io, rest);
         return 0;
       }
       default:

@@ -12,3 +12,5 @@ export { EVAL_DOCUMENTS_DEFAULTS, EvalDocuments, recordedBuildMs } from './eval-
 export type { EvalDocumentProgress, EvalDocumentsOptions } from './eval-documents.js';
 export { BM25_PAGES_DEFAULTS, Bm25PagesQaSystem, createEvalSystemContext, createEvalSystems, EVAL_SYSTEM_IDS, RagQaSystem } from './eval-systems.js';
 export type { Bm25PagesQaSystemOptions, CreateEvalSystemsOptions, EvalSystemContext, EvalSystemId, EvalSystemsOptions, RagQaSystemOptions } from './eval-systems.js';
+export { createJudgeClient, evaluateQuestions } from './evaluate-questions.js';
+export type { EvaluateQuestionsOptions, EvaluateQuestionsResult } from './evaluate-questions.js';

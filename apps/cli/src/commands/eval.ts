@@ -1,0 +1,140 @@
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
+import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeline';
+import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
+import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
+
+/** Options of the `doctree eval` command. */
+export interface EvalCommandOptions {
+  /** Dataset file (questions.jsonl, MMLongBench-Doc samples.json, FinanceBench JSONL). */
+  questions: string;
+  /** System ids, in report order. */
+  systems: string[];
+  /** Output folder of the run. */
+  outDir: string;
+  /** Folder the documents are ingested into. */
+  documentsDir: string;
+  limit?: number;
+  concurrency?: number;
+  /** Also score with the LLM judge of the configured endpoint. */
+  judge: boolean;
+  json: boolean;
+}
+
+/**
+ * Runs `doctree eval`: evaluates the systems on the dataset into the output folder (resuming a run already there),
+ * draws a progress bar on a terminal, and prints the summary table and the report paths (or JSON with `--json`).
+ */
+export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCommandOptions): Promise<EvaluateQuestionsResult> {
+  const printer = io.isTty ? createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } }) : undefined;
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  let result: EvaluateQuestionsResult;
+  try {
+    result = await evaluateQuestions({
+      questions: options.questions,
+      systems: options.systems,
+      outDir: options.outDir,
+      config: config.config,
+      documentsDir: options.documentsDir,
+      judge: options.judge,
+      signal: controller.signal,
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(printer ? { onProgress: printer } : {}),
+    });
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+  }
+  if (options.json) {
+    const { metrics, files, answered, resumed, outDir } = result;
+    io.stdout(`${JSON.stringify(config.redact({ outDir, files, answered, resumed, metrics }), null, 2)}\n`);
+    return result;
+  }
+  io.stdout(formatSummaryTable(result.metrics));
+  io.stdout(`\n${result.answered} answered now, ${result.resumed} taken over from an earlier run.\n`);
+  io.stdout(`Report: ${result.files.markdown ?? result.files.metrics}${result.files.html ? `\n        ${result.files.html}` : ''}\n`);
+  return result;
+}
+
+/** Usage of `doctree eval` (also part of `doctree --help`). */
+export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag[,...] --out DIR [--limit N] [--concurrency N]
+                 [--llm none|openai] [--judge] [--embedder hashing|sif|openai] [--backend auto|faiss|exact]
+                 [--docs DIR] [--json]
+                 Evaluate systems on a dataset (questions.jsonl, MMLongBench-Doc samples.json, FinanceBench
+                 JSONL): metrics.json, predictions.jsonl, traces/, report.md, report.html in DIR. Rerunning the
+                 same command resumes an interrupted run. Systems: doctree, its ablations, rag, rag-hybrid,
+                 bm25-pages. Documents are ingested into --docs (default data/eval)
+`;
+
+function positiveInteger(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(String(value)) || !Number.isInteger(n) || n < 1) throw new DocTreeError('USAGE', `--${name} must be a positive integer, not "${String(value)}"`);
+  return n;
+}
+
+/** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand}. */
+export async function evalCli(io: CliIo, args: readonly string[]): Promise<EvaluateQuestionsResult> {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        questions: { type: 'string' },
+        systems: { type: 'string' },
+        out: { type: 'string' },
+        docs: { type: 'string' },
+        limit: { type: 'string' },
+        concurrency: { type: 'string' },
+        llm: { type: 'string' },
+        judge: { type: 'boolean' },
+        embedder: { type: 'string' },
+        backend: { type: 'string' },
+        json: { type: 'boolean' },
+        config: { type: 'string' },
+      },
+    }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
+  } catch (cause) {
+    throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: `Usage:\n${EVAL_USAGE}` });
+  }
+  if (positionals.length > 0) throw new DocTreeError('USAGE', `eval takes no positional arguments (got "${positionals[0]}")`, { hint: 'Pass the dataset with --questions FILE.' });
+  const questions = values['questions'] as string | undefined;
+  const systems = values['systems'] as string | undefined;
+  const out = values['out'] as string | undefined;
+  if (!questions) throw new DocTreeError('USAGE', 'eval needs --questions FILE', { hint: 'e.g. --questions ../shared/data/eval/dev/questions.jsonl' });
+  if (!systems) throw new DocTreeError('USAGE', 'eval needs --systems (comma-separated)', { hint: 'e.g. --systems doctree,rag,bm25-pages' });
+  if (!out) throw new DocTreeError('USAGE', 'eval needs --out DIR (the run folder; rerun with the same folder to resume)');
+  const llm = values['llm'] as string | undefined;
+  const embedder = values['embedder'] as string | undefined;
+  const backend = values['backend'] as string | undefined;
+  if (llm !== undefined && !['none', 'openai'].includes(llm)) throw new DocTreeError('USAGE', `--llm must be none or openai, not "${llm}"`);
+  if (embedder !== undefined && !['hashing', 'sif', 'openai'].includes(embedder)) throw new DocTreeError('USAGE', `--embedder must be hashing, sif or openai, not "${embedder}"`);
+  if (backend !== undefined && !['auto', 'faiss', 'exact'].includes(backend)) throw new DocTreeError('USAGE', `--backend must be auto, faiss or exact, not "${backend}"`);
+  const limit = positiveInteger('limit', values['limit']);
+  const concurrency = positiveInteger('concurrency', values['concurrency']);
+  const overrides: DocTreeConfigInput = {
+    ...(llm ? { llm: { provider: llm as 'none' | 'openai' } } : {}),
+    ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),
+    ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
+  };
+  const config = loadCliConfig(io, values['config'] as string | undefined, overrides);
+  return evalCommand(io, config, {
+    questions: resolve(io.cwd, questions),
+    systems: systems
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+    outDir: resolve(io.cwd, out),
+    documentsDir: resolve(io.cwd, (values['docs'] as string | undefined) ?? join(config.config.data_dir, 'eval')),
+    judge: Boolean(values['judge']),
+    json: Boolean(values['json']),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+  });
+}

@@ -1,0 +1,102 @@
+import { createChatClient } from '@doctree/agents';
+import { loadDataset, runEvaluation, type EvalDataset, type EvalProgressEvent, type EvaluationResult } from '@doctree/eval';
+import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
+import type { EvalDocumentProgress } from './eval-documents.js';
+import { createEvalSystems, type EvalSystemContext, type EvalSystemsOptions } from './eval-systems.js';
+
+/** Options of {@link evaluateQuestions}. */
+export interface EvaluateQuestionsOptions {
+  /** Dataset file: DocTree `questions.jsonl`, MMLongBench-Doc `samples.json` or FinanceBench JSONL (auto-detected). */
+  questions: string;
+  /** System ids (see `EVAL_SYSTEM_IDS`), in report order. */
+  systems: readonly string[];
+  /** Output folder of the run (`metrics.json`, `predictions.jsonl`, `traces/`, `report.md`, `report.html`). */
+  outDir: string;
+  /** Resolved configuration: embedder, vector backend, data folder, LLM. */
+  config: DocTreeConfig;
+  /** Dataset name in reports. Default from the file (`<folder>/<file name>`). */
+  dataset?: string;
+  /** Evaluate the first `limit` questions only. Default all. */
+  limit?: number;
+  /** Questions answered at the same time per system. Default 1. */
+  concurrency?: number;
+  /** Continue the run already in `outDir` (default true); false refuses an existing run. */
+  resume?: boolean;
+  /** Answer again the pairs that failed with an error in an earlier run. Default false. */
+  retryErrors?: boolean;
+  /**
+   * Score every answer with an LLM judge too: `true` uses the configured endpoint with `llm.judge_model` (default
+   * `llm.model`); a client is used as it is. Default false.
+   */
+  judge?: boolean | ChatModelClient;
+  /** Folder the documents are ingested into. Default `<config.data_dir>/eval`. */
+  documentsDir?: string;
+  /** Systems' chat model: default from the configuration; `null` forces the offline path. */
+  chat?: ChatModelClient | null;
+  /** Shared documents, reader and router of another evaluation (e.g. the previous dataset of an experiment). */
+  context?: EvalSystemContext;
+  /** Progress of the runner (see `createProgressPrinter` of `@doctree/eval`). */
+  onProgress?: (event: EvalProgressEvent) => void;
+  /** Progress of ingesting and indexing the documents. */
+  onDocument?: (progress: EvalDocumentProgress) => void;
+  /** Cancels the run; answers already saved stay, and the same call resumes. */
+  signal?: AbortSignal;
+}
+
+/** What {@link evaluateQuestions} returns: the evaluation and the dataset it read. */
+export interface EvaluateQuestionsResult extends EvaluationResult {
+  dataset: EvalDataset;
+}
+
+/** The judge client of `judge: true`: the configured endpoint with `llm.judge_model`. */
+export function createJudgeClient(config: DocTreeConfig): ChatModelClient {
+  if (config.llm.provider === 'none') {
+    throw new DocTreeError('USAGE', 'the LLM judge needs an LLM endpoint, and none is configured', {
+      hint: 'Set OPENAI_API_KEY or OPENAI_BASE_URL (or --llm openai with llm settings in doctree.config.json), or run without --judge.',
+    });
+  }
+  const client = createChatClient({ ...config, llm: { ...config.llm, model: config.llm.judge_model ?? config.llm.model } });
+  if (client === undefined) throw new DocTreeError('INTERNAL', 'no chat client for the judge although an endpoint is configured');
+  return client;
+}
+
+/**
+ * Evaluates DocTree systems on a dataset: loads the questions, creates the systems (`createEvalSystems`: one shared
+ * ingest, embedder, vector backend, router and reader) and runs `runEvaluation` into `outDir` — resumable, so the
+ * same call after an interruption continues where it stopped.
+ *
+ * @example
+ * ```ts
+ * const { metrics } = await evaluateQuestions({ questions: 'data/eval/dev/questions.jsonl', systems: ['doctree', 'rag'], outDir: 'out/dev', config });
+ * console.log(formatSummaryTable(metrics));
+ * ```
+ * @throws DocTreeError `EVAL_DATASET_INVALID`, `USAGE` (unknown system, bad limit), `CONFIG_INVALID` (resuming with other settings), `CANCELLED`.
+ */
+export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<EvaluateQuestionsResult> {
+  const dataset = await loadDataset(options.questions, options.dataset !== undefined ? { name: options.dataset } : {});
+  const judge = options.judge === true ? createJudgeClient(options.config) : options.judge === false || options.judge === undefined ? null : options.judge;
+  const systemsOptions: EvalSystemsOptions = {
+    config: options.config,
+    ...(options.documentsDir !== undefined ? { outDir: options.documentsDir } : {}),
+    ...(options.chat !== undefined ? { chat: options.chat } : {}),
+    ...(options.context !== undefined ? { context: options.context } : {}),
+    ...(options.onDocument !== undefined ? { onProgress: options.onDocument } : {}),
+  };
+  const systems = createEvalSystems(options.systems, systemsOptions);
+  const result = await runEvaluation({
+    questions: dataset.questions,
+    systems,
+    outDir: options.outDir,
+    dataset: dataset.name,
+    documentsDir: dataset.baseDir,
+    judge,
+    secrets: configSecrets(options.config),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...(options.retryErrors !== undefined ? { retryErrors: options.retryErrors } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
+  return { ...result, dataset };
+}
