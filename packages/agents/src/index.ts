@@ -82,3 +82,28 @@ export { FINALIZE_ANSWER_DEFAULTS, finalizeAnswer } from './finalizer/finalize-a
 export type { FinalizeAnswerOptions, FinalizeInput } from './finalizer/finalize-answer.js';
 export { LLM_PLANNER_DEFAULTS, LlmPlanner, PLANNER_SYSTEM_PROMPT } from './planner/llm-planner.js';
 export type { LlmPlannerOptions } from './planner/llm-planner.js';
+export { AGENT_MEMORY_DEFAULTS, AgentMemory, MemorySession, stageKey } from './agent/agent-memory.js';
+export type { AgentMemoryOptions, AttemptRecord, MemoryHistory, MemoryStats } from './agent/agent-memory.js';
+export { runWithLlmTrace, TracedChatClient } from './agent/traced-chat-client.js';
+export type { TracedChatClientOptions } from './agent/traced-chat-client.js';
+export { hitsOf, isReference, readPath, resolveReference, resolveStepArgs } from './agent/plan-variables.js';
+export type { ResolvedArgs } from './agent/plan-variables.js';
+export { adaptStepArgs, computeArgsFromOperation } from './agent/step-adapters.js';
+export type { AdaptedStep } from './agent/step-adapters.js';
+export {
+  AGENT_CARD_IDS,
+  AGENT_CARDS_DEFAULTS,
+  JudgerVerifyArgsSchema,
+  ReaderAnswerArgsSchema,
+  VLM_COUNT_SYSTEM_PROMPT,
+  VlmArgsSchema,
+  createAgentCards,
+  nodeIdsIn,
+} from './agent/agent-cards.js';
+export type { AgentCardSession, AgentCardsOptions, JudgerVerifyArgs, ReadRecord, ReaderAnswerArgs, VisionOptions, VlmArgs } from './agent/agent-cards.js';
+export { NO_EXPANSION, RUN_PLAN_STAGES_DEFAULTS, ablateLanes, runPlanStages, withinWindows } from './agent/stage-runner.js';
+export type { LaneAblation, PlanRetrieval, RunPlanStagesOptions, StageOutcome } from './agent/stage-runner.js';
+export { runPlanSteps, savedValue } from './agent/step-runner.js';
+export type { PlanStepsResult, RunPlanStepsOptions, StepOutcome } from './agent/step-runner.js';
+export { DOCTREE_AGENT_DEFAULTS, DocTreeAgent, rankedPages } from './agent/doctree-agent.js';
+export type { AgentEvent, AgentRun, AgentUsage, AskOptions, DocTreeAgentOptions, RouterChoice } from './agent/doctree-agent.js';

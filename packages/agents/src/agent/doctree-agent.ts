@@ -1,0 +1,601 @@
+import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
+import type { Answer, AnswerReader, ChatModelClient, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
+import type { DocIndex } from '@doctree/index';
+import { ToolHub, TraceRecorder } from '@doctree/toolhub';
+import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
+import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
+import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
+import { LlmJudger } from '../judger/llm-judger.js';
+import { RuleJudger } from '../judger/rule-judger.js';
+import { Observer, type ObserverOptions } from '../observer/observe.js';
+import type { BasePlanner } from '../planner/base-planner.js';
+import { PLANNER_TOOL_IDS, type PlanFlag } from '../planner/plan-vocabulary.js';
+import { replan } from '../planner/replan.js';
+import { TemplatePlanner } from '../planner/template-planner.js';
+import { ExtractiveReader } from '../reader/extractive-reader.js';
+import { LlmReader } from '../reader/llm-reader.js';
+import type { BaseRouter } from '../router/base-router.js';
+import { LlmRouter } from '../router/llm-router.js';
+import { RuleRouter } from '../router/rule-router.js';
+import { createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
+import { AgentMemory, type AttemptRecord, type MemorySession } from './agent-memory.js';
+import { runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
+import { runPlanSteps, type StepOutcome } from './step-runner.js';
+import { runWithLlmTrace, TracedChatClient } from './traced-chat-client.js';
+
+/** How the agent routes questions (the eval's router ablation, or a router of your own). */
+export type RouterChoice = 'auto' | 'rules' | 'single-template' | BaseRouter;
+
+/** Options of {@link DocTreeAgent}. Every component is injectable; defaults follow the mode (offline or with `chat`). */
+export interface DocTreeAgentOptions {
+  /** The loaded document index the agent answers from. */
+  index: DocIndex;
+  /**
+   * Chat model of the LLM path (`createChatClient(config)` of this package, a `DryRunChatClient`…). Absent: offline
+   * (rule router, template planner, extractive reader, rule judger). Wrapped in a {@link TracedChatClient} so every
+   * call is an `llm_call` trace event.
+   */
+  chat?: ChatModelClient;
+  /**
+   * Router: `auto` (default: the LLM router with `chat`, else the rule router), `rules` (rule router always),
+   * `single-template` (no router: the lookup template for every question — the "no router" ablation), or a router.
+   */
+  router?: RouterChoice;
+  /** Planner. Default a {@link TemplatePlanner} (`ctxTokens`, vision steps when `vision` is set). */
+  planner?: BasePlanner;
+  /** Template planner used by REPLAN's `switch_template` fallbacks. Default the planner when it is one, else a new one. */
+  templates?: TemplatePlanner;
+  /** Reader. Default an {@link LlmReader} (extractive fallback) with `chat`, else an {@link ExtractiveReader}. */
+  reader?: AnswerReader;
+  /** Reader asked when the judger says `fallback`. Default an {@link ExtractiveReader} with `chat`, none offline. */
+  fallbackReader?: AnswerReader;
+  /** Judger. Default an {@link LlmJudger} (rule checks first) with `chat`, else a {@link RuleJudger}. */
+  judger?: AnswerJudger;
+  /** Observer options (text / table / image limits; the image observer's VLM comes from `vision`). */
+  observer?: ObserverOptions;
+  /** Vision model for `vlm.answer` / `vlm.count` and figure observations; absent: those cards are not configured. */
+  vision?: VisionOptions;
+  /** ToolHub options (time limit per call, fusion, expansion and packing defaults) and extra tool cards. */
+  hub?: Pick<ToolHubOptions, 'timeoutMs' | 'fuse' | 'expand' | 'pack'> & { cards?: readonly AnyToolCard<ToolContext>[] };
+  /** Memory (stage and observation caches shared across questions of this index). Default a new {@link AgentMemory}. */
+  memory?: AgentMemory;
+  /** REPLAN passes after the first, at most (`agent.max_replans`). Default 2. */
+  maxReplans?: number;
+  /** Evidence budget of the pack, tokens (`agent.ctx_tokens`), for the default planner. Default 1500. */
+  ctxTokens?: number;
+  /** Lane ablation: `both` (default), `sparse` (no dense search) or `dense` (no keyword lanes). */
+  lanes?: LaneAblation;
+  /** Structure expansion of ranked hits (ablation switch). Default true. */
+  expansion?: boolean;
+  /** Retrieval passes with the plan's coverage fallbacks while coverage is below the gate, per attempt. Default 1. */
+  coveragePasses?: number;
+  /**
+   * When an LLM call fails (timeout, 429s, unreachable endpoint): `fallback` (default) answers with the rule / extractive
+   * component and records the failure in the trace; `fail` stops the question with that `DocTreeError` (`LLM_TIMEOUT`…).
+   */
+  onLlmError?: 'fallback' | 'fail';
+  /** Strings never written to traces or messages (API keys). Default none. */
+  secrets?: readonly string[];
+  /** Trace recorder options (hits kept per event, clock). */
+  trace?: Omit<TraceRecorderOptions, 'secrets'>;
+  /** Finalizer options (confidence blend, supports kept). */
+  finalize?: FinalizeAnswerOptions;
+}
+
+/** Defaults of {@link DocTreeAgentOptions}. */
+export const DOCTREE_AGENT_DEFAULTS = {
+  router: 'auto',
+  maxReplans: 2,
+  ctxTokens: 1500,
+  lanes: 'both',
+  expansion: true,
+  coveragePasses: 1,
+  onLlmError: 'fallback',
+} as const satisfies Partial<DocTreeAgentOptions>;
+
+/** A step of the loop, reported to {@link AskOptions.onEvent} (progress displays, logs). */
+export interface AgentEvent {
+  type: 'route' | 'plan' | 'retrieve' | 'steps' | 'read' | 'judge' | 'replan' | 'finalize';
+  /** 0 for the first pass, +1 per REPLAN. */
+  attempt: number;
+  /** One line for people. */
+  message: string;
+}
+
+/** Per-question options of {@link DocTreeAgent.ask}. */
+export interface AskOptions {
+  /** Cancels the question (`CANCELLED`). */
+  signal?: AbortSignal;
+  /** REPLAN passes for this question, overriding the agent's. */
+  maxReplans?: number;
+  /** Receives each step of the loop. Must not throw (exceptions are ignored). */
+  onEvent?: (event: AgentEvent) => void;
+}
+
+/** Token, call and time accounting of one question. */
+export interface AgentUsage {
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD, when prices are configured. */
+  costUsd: number | null;
+  /** Error codes of failed LLM calls (each one was answered by a fallback). */
+  llmErrors: string[];
+  toolCalls: number;
+  replans: number;
+  latencyMs: number;
+}
+
+/** Everything one question produced. */
+export interface AgentRun {
+  /** The answer (`--json` prints exactly this), its trace included. */
+  answer: Answer;
+  /** 1-based pages, unique, best first: the answer's pages, then the evidence pack's, then the ranked hits' (recall@k). */
+  rankedPages: number[];
+  decision: RouterDecision;
+  /** The plan of the pass whose answer was kept. */
+  plan: StrategyPlan;
+  /** Every plan run, in order (the first, then one per REPLAN). */
+  plans: StrategyPlan[];
+  /** What the kept answer was read from. */
+  observations: Observation[];
+  /** The judger's verdict on the kept answer. */
+  verdict?: JudgeVerdict;
+  /** One record per pass: plan, coverage, new / reused nodes, verdict, what REPLAN changed. */
+  attempts: AttemptRecord[];
+  /** The steps of the kept pass. */
+  steps: StepOutcome[];
+  usage: AgentUsage;
+}
+
+/** One finished pass of the loop. */
+interface Pass {
+  attempt: number;
+  plan: StrategyPlan;
+  retrieval: PlanRetrieval;
+  steps: StepOutcome[];
+  flags: PlanFlag[];
+  read: ReadRecord;
+  verdict?: JudgeVerdict;
+}
+
+const READER_ID = 'reader.answer';
+const JUDGER_ID = 'judger.verify';
+
+/** The decision of the "no router" ablation: nothing but the lookup type. */
+function blankDecision(): RouterDecision {
+  return {
+    query_type: 'lookup',
+    candidates: [{ type: 'lookup', score: 1 }],
+    signals: { page_hints: [], objects: [], units: [], years: [], operations: [], expected_format: null, keywords: [], entities: [] },
+    risk: { level: 'medium', reasons: ['no router (ablation)'] },
+    constraints: [],
+    sub_questions: [],
+    confidence: 0,
+    source: 'rules',
+  };
+}
+
+/** Better of two passes: a passing verdict first, then the higher confidence (an answer over `Not answerable` on ties). */
+function better(a: Pass, b: Pass | undefined): boolean {
+  if (!b) return true;
+  const pa = a.verdict?.pass ?? true;
+  const pb = b.verdict?.pass ?? true;
+  if (pa !== pb) return pa;
+  const answered = (p: Pass): boolean => p.read.result.answer_format !== 'None';
+  if (answered(a) !== answered(b) && Math.abs(a.read.result.confidence - b.read.result.confidence) < 0.15) return answered(a);
+  return a.read.result.confidence > b.read.result.confidence;
+}
+
+/**
+ * The DocTree agent (seed 001 §2.0): Router → Planner → ToolHub stages (concurrent lanes, fusion, rerank, expansion,
+ * packing; `when` / `within` / `view` / `pages` / `query_terms`; coverage fallbacks) → Steps executor (`extract.*`,
+ * `compute.eval`, `structure.children`, `figure_finder`, `vlm.*`, with `$VAR` references) → Observer on the evidence
+ * → Reader → Judger → REPLAN while the judger asks for it (at most `maxReplans` times) → Finalizer. Reader, judger and
+ * vision run as the `reader.answer`, `judger.verify`, `vlm.answer` and `vlm.count` tool cards of the question's
+ * ToolHub, so the trace replays the whole path. Memory caches stage results and observations and de-duplicates the
+ * nodes visited across passes. Prompts carry focused windows only (question, router hints, packed evidence items),
+ * never the document. Works offline by default; with `chat`, the LLM router, reader and judger (rule fallbacks).
+ *
+ * @example
+ * ```ts
+ * const agent = new DocTreeAgent({ index });                  // offline
+ * const run = await agent.ask('What were capital expenditures in 2023?');
+ * console.log(run.answer.answer, run.answer.pages, run.rankedPages.slice(0, 5));
+ * ```
+ */
+export class DocTreeAgent {
+  readonly index: DocIndex;
+  readonly router: BaseRouter | undefined;
+  readonly planner: BasePlanner;
+  readonly reader: AnswerReader;
+  readonly judger: AnswerJudger;
+  readonly memory: AgentMemory;
+  /** The traced chat client (undefined offline). */
+  readonly chat: TracedChatClient | undefined;
+  readonly #options: DocTreeAgentOptions & Required<Pick<DocTreeAgentOptions, keyof typeof DOCTREE_AGENT_DEFAULTS>>;
+  readonly #templates: TemplatePlanner;
+  readonly #fallbackReader: AnswerReader | undefined;
+  readonly #observer: Observer;
+  readonly #vision: VisionOptions | undefined;
+  readonly #secrets: string[];
+
+  /**
+   * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
+   */
+  constructor(options: DocTreeAgentOptions) {
+    if (!options?.index?.tree || !options.index.view) throw new DocTreeError('USAGE', 'DocTreeAgent needs a loaded document index', { hint: 'Load one with prepareDocument() or loadDocIndex().' });
+    const o = { ...DOCTREE_AGENT_DEFAULTS, ...definedOnly(options) } as DocTreeAgentOptions & Required<Pick<DocTreeAgentOptions, keyof typeof DOCTREE_AGENT_DEFAULTS>>;
+    if (!Number.isInteger(o.maxReplans) || o.maxReplans < 0 || o.maxReplans > 10) throw new DocTreeError('USAGE', `maxReplans must be an integer in 0..10, got ${String(o.maxReplans)}`);
+    if (!['both', 'sparse', 'dense'].includes(o.lanes)) throw new DocTreeError('USAGE', `lanes must be both, sparse or dense, not ${String(o.lanes)}`);
+    if (!Number.isInteger(o.ctxTokens) || o.ctxTokens < 100) throw new DocTreeError('USAGE', `ctxTokens must be an integer of at least 100, got ${String(o.ctxTokens)}`);
+    this.#options = o;
+    this.#secrets = [...(o.secrets ?? [])];
+    this.index = o.index;
+    const secrets = { secrets: this.#secrets };
+    this.chat = o.chat ? (o.chat instanceof TracedChatClient ? o.chat : new TracedChatClient(o.chat, secrets)) : undefined;
+    const vision = o.vision ? { ...o.vision, client: o.vision.client instanceof TracedChatClient ? o.vision.client : new TracedChatClient(o.vision.client, secrets) } : undefined;
+    this.#vision = vision;
+    const choice = o.router;
+    this.router =
+      typeof choice === 'object' ? choice : choice === 'single-template' ? undefined : choice === 'auto' && this.chat ? new LlmRouter({ client: this.chat, ...secrets }) : new RuleRouter();
+    const templateOptions = { ctxTokens: o.ctxTokens, vlm: vision !== undefined, singleTemplate: choice === 'single-template' };
+    this.#templates = o.templates ?? (o.planner instanceof TemplatePlanner ? o.planner : new TemplatePlanner(templateOptions));
+    this.planner = o.planner ?? (o.templates ? o.templates : this.#templates);
+    this.reader = o.reader ?? (this.chat ? new LlmReader({ client: this.chat, ...secrets }) : new ExtractiveReader());
+    this.#fallbackReader = o.fallbackReader ?? (this.chat ? new ExtractiveReader() : undefined);
+    this.judger = o.judger ?? (this.chat ? new LlmJudger({ client: this.chat, ...secrets }) : new RuleJudger());
+    this.memory = o.memory ?? new AgentMemory();
+    this.#observer = new Observer(o.observer ?? {});
+  }
+
+  /** `llm` when a chat model is configured, else `offline`. */
+  get mode(): Trace['mode'] {
+    return this.chat ? 'llm' : 'offline';
+  }
+
+  /**
+   * Answers one question about the document.
+   *
+   * @throws DocTreeError `USAGE` (empty or too long question), `CANCELLED`, an `LLM_*` error with `onLlmError: 'fail'`,
+   *   or the error of a component that cannot go on.
+   */
+  async ask(question: string, options: AskOptions = {}): Promise<AgentRun> {
+    if (typeof question !== 'string' || question.trim() === '') throw new DocTreeError('USAGE', 'the question is empty', { hint: 'Ask a question about the document.' });
+    if (question.length > 4000) throw new DocTreeError('USAGE', `the question has ${question.length} characters, more than 4000`, { hint: 'Ask a shorter question.' });
+    const trace = new TraceRecorder({ ...this.#options.trace, secrets: this.#secrets });
+    return runWithLlmTrace(trace, () => this.#loop(question.trim(), trace, options), this.#secrets);
+  }
+
+  async #loop(question: string, trace: TraceRecorder, options: AskOptions): Promise<AgentRun> {
+    const started = performance.now();
+    const o = this.#options;
+    const signal = options.signal;
+    const maxReplans = options.maxReplans ?? o.maxReplans;
+    const emit = (type: AgentEvent['type'], attempt: number, message: string): void => {
+      try {
+        options.onEvent?.({ type, attempt, message: redactSecrets(message, this.#secrets) });
+      } catch {
+        // A progress hook must not break the question.
+      }
+    };
+    const checkCancelled = (): void => {
+      if (signal?.aborted) throw new DocTreeError('CANCELLED', 'the question was cancelled', { cause: signal.reason });
+    };
+    const session = this.memory.session(question);
+
+    // 1) Router
+    checkCancelled();
+    const decision = this.router ? await this.router.route(question, { pageCount: this.index.tree.doc.page_count, ...(signal ? { signal } : {}) }) : blankDecision();
+    session.setDecision(decision);
+    trace.record({
+      type: 'route',
+      message: `${decision.query_type} (${decision.source})`,
+      data: { router: this.router?.name ?? 'none', query_type: decision.query_type, candidates: decision.candidates, signals: decision.signals, risk: decision.risk, confidence: decision.confidence },
+    });
+    emit('route', 0, `${decision.query_type} via ${this.router?.name ?? 'no router'}`);
+    this.#failOnLlmError(trace);
+
+    // 2) Planner
+    checkCancelled();
+    let plan = await this.planner.plan(decision, { question, ...(signal ? { signal } : {}) });
+    const plans: StrategyPlan[] = [plan];
+    this.#recordPlan(trace, plan, 'plan');
+    emit('plan', 0, `${plan.template}: ${plan.stages.map((s) => s.stage).join(' → ')}; steps ${plan.steps.map((s) => s.tool).join(', ') || 'none'}`);
+    this.#failOnLlmError(trace);
+
+    const cardSession = this.#cardSession(question, decision, trace, session, signal);
+    const hub = ToolHub.create({
+      index: this.index,
+      ...(this.chat ? { chat: this.chat } : {}),
+      trace,
+      cards: [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...(o.hub?.cards ?? [])],
+      ...(o.hub?.timeoutMs !== undefined ? { timeoutMs: o.hub.timeoutMs } : {}),
+      ...(o.hub?.fuse ? { fuse: o.hub.fuse } : {}),
+      ...(o.hub?.expand ? { expand: o.hub.expand } : {}),
+      ...(o.hub?.pack ? { pack: o.hub.pack } : {}),
+    });
+    const knownTools = this.planner.knownTools ?? PLANNER_TOOL_IDS;
+    const template = (type: RouterDecision['query_type'], d: RouterDecision): StrategyPlan => this.#templates.template(type, d);
+
+    let best: Pass | undefined;
+    for (let attempt = 0; ; attempt++) {
+      checkCancelled();
+      trace.attempt = attempt;
+      // 3) ToolHub stages
+      const retrieval = await runPlanStages({
+        hub,
+        question,
+        decision,
+        plan,
+        memory: this.memory,
+        lanes: o.lanes,
+        expansion: o.expansion,
+        attempt,
+        coveragePasses: o.coveragePasses,
+        template,
+        knownTools,
+        ...(signal ? { signal } : {}),
+      });
+      checkCancelled();
+      plan = retrieval.plan;
+      emit('retrieve', attempt, `${retrieval.hits.length} hits, ${retrieval.pack.items.length} evidence items, coverage ${retrieval.coverage.toFixed(2)}`);
+      if (attempt > 0 && best && retrieval.pack.items.every((item) => session.visited(item.node_id))) {
+        // Memory: the wider retrieval brought no evidence the earlier passes had not read; reading it again cannot help.
+        trace.record({ type: 'plan', message: `attempt ${attempt}: no new evidence (every packed node was read before); REPLAN stops`, data: { stop: 'no_new_evidence', attempt } });
+        emit('replan', attempt, 'no new evidence; stopping');
+        break;
+      }
+
+      // 4) Steps (reader and judger steps included)
+      const readsBefore = cardSession.reads.length;
+      const verdictsBefore = cardSession.verdicts.length;
+      const variables = new Map<string, unknown>([
+        ['question', question],
+        ['decision', decision],
+        ['hits', retrieval.hits],
+        ['candidates', retrieval.candidates],
+        ['pack', retrieval.pack],
+      ]);
+      const steps = await runPlanSteps({ hub, plan, variables, ...(signal ? { signal } : {}) });
+      checkCancelled();
+      emit('steps', attempt, steps.outcomes.map((s) => `${s.step_id} ${s.tool} ${s.status}`).join(', ') || 'no steps');
+
+      // 5) Reader (when the plan did not read, or its reader step failed)
+      if (cardSession.reads.length === readsBefore) {
+        const result = await hub.call(READER_ID, { question, evidence: retrieval.pack }, signal ? { signal } : {});
+        if (result.status === 'error') throw this.#componentError(result.error, 'reading');
+      }
+      this.#failOnLlmError(trace);
+      const read = cardSession.reads[cardSession.reads.length - 1]!;
+      emit('read', attempt, `${JSON.stringify(read.result.answer)} (${read.result.answer_format}, confidence ${read.result.confidence.toFixed(2)}) by ${read.reader}`);
+
+      // 6) Judger (when the plan did not judge this read)
+      if (cardSession.verdicts.length === verdictsBefore || cardSession.reads.length > readsBefore + 1) {
+        const result = await hub.call(JUDGER_ID, {}, signal ? { signal } : {});
+        if (result.status === 'error') throw this.#componentError(result.error, 'judging');
+      }
+      let verdict: JudgeVerdict | undefined = cardSession.verdicts[cardSession.verdicts.length - 1];
+      let current = read;
+      this.#failOnLlmError(trace);
+      if (verdict && verdict.action === 'fallback' && this.#fallbackReader && this.#fallbackReader.id !== read.reader) {
+        // "answer again with another reader" on the same evidence
+        const again = await this.#fallbackReader.read({ question, observations: read.observations, decision, ...(signal ? { signal } : {}) });
+        const record: ReadRecord = { reader: this.#fallbackReader.id, result: again, observations: read.observations };
+        cardSession.addRead(record);
+        const second = await this.judger.judge({ question, decision, observations: read.observations, result: again, ...(signal ? { signal } : {}) });
+        cardSession.addVerdict(second);
+        if (second.pass || second.score > verdict.score) {
+          current = record;
+          verdict = second;
+        }
+      }
+      emit('judge', attempt, verdict ? `${verdict.action} (score ${verdict.score.toFixed(2)}${verdict.failures.length ? `: ${verdict.failures.map((f) => f.check).join(', ')}` : ''})` : 'not judged');
+
+      const observedIds = current.observations.map((o2) => o2.node_id);
+      const visit = session.visit(observedIds);
+      const flags: PlanFlag[] = [
+        ...steps.flags,
+        ...(retrieval.hits.length === 0 ? (['no_hits'] as const) : []),
+        ...(verdict && !verdict.pass ? (['judge_failed'] as const) : []),
+        ...(current.result.answer_format === 'None' ? (['empty_answer'] as const) : []),
+      ];
+      const pass: Pass = { attempt, plan, retrieval, steps: steps.outcomes, flags, read: current, ...(verdict ? { verdict } : {}) };
+      const record: AttemptRecord = { attempt, plan, coverage: retrieval.coverage, newNodes: visit.fresh, reusedNodes: visit.seen, replanned: [], ...(verdict ? { verdict } : {}) };
+      session.recordAttempt(record);
+      if (better(pass, best)) best = pass;
+
+      // REPLAN?
+      const lowCoverage = current.result.answer_format === 'None' && retrieval.coverage < plan.coverage_gate;
+      const wantsReplan = verdict ? verdict.action !== 'accept' || lowCoverage : lowCoverage;
+      if (!wantsReplan || attempt >= maxReplans) break;
+      const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools });
+      trace.record({
+        type: 'replan',
+        message: next.exhausted ? 'nothing left to widen' : next.applied.join('; '),
+        data: { applied: next.applied, exhausted: next.exhausted, reason: verdict ? `${verdict.action}: ${verdict.failures.map((f) => f.message).join('; ')}` : 'low coverage', coverage: retrieval.coverage },
+      });
+      if (next.exhausted) break;
+      record.replanned = next.applied;
+      emit('replan', attempt + 1, next.applied.join('; '));
+      plan = next.plan;
+      plans.push(plan);
+      this.#recordPlan(trace, plan, `replan ${attempt + 1}`);
+    }
+
+    // 7) Finalizer
+    const kept = best!;
+    trace.attempt = kept.attempt;
+    trace.record({
+      type: 'finalize',
+      message: `${JSON.stringify(kept.read.result.answer)} (${kept.read.result.answer_format}) from attempt ${kept.attempt}`,
+      data: { attempt: kept.attempt, reader: kept.read.reader, pages: [...new Set(kept.read.result.support.map((s) => s.page))], notes: (kept.read.result.notes ?? []).slice(0, 12) },
+    });
+    const llm = llmTotals(trace);
+    const answer = finalizeAnswer(
+      {
+        read: kept.read.result,
+        ...(kept.verdict ? { verdict: kept.verdict } : {}),
+        trace: trace.toTrace({ doc_id: this.index.tree.doc.doc_id, question, mode: this.mode, llm: llm.totals }),
+      },
+      o.finalize ?? {},
+    );
+    emit('finalize', kept.attempt, `${JSON.stringify(answer.answer)} · confidence ${answer.confidence.toFixed(2)} · pages ${answer.pages.join(', ') || '-'}`);
+    const toolCalls = trace.eventsOf('tool_call').length;
+    return {
+      answer,
+      rankedPages: rankedPages(answer, kept.retrieval),
+      decision,
+      plan: kept.plan,
+      plans,
+      observations: kept.read.observations,
+      ...(kept.verdict ? { verdict: kept.verdict } : {}),
+      attempts: session.history.attempts,
+      steps: kept.steps,
+      usage: {
+        llmCalls: llm.totals.calls,
+        promptTokens: llm.totals.prompt_tokens,
+        completionTokens: llm.totals.completion_tokens,
+        costUsd: llm.totals.cost_usd,
+        llmErrors: llm.errors,
+        toolCalls,
+        replans: answer.trace.replans,
+        latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+      },
+    };
+  }
+
+  /** The per-question state of the agent cards: observation through the memory, reads and verdicts traced. */
+  #cardSession(question: string, decision: RouterDecision, trace: TraceRecorder, session: MemorySession, signal: AbortSignal | undefined): AgentCardSession {
+    const reads: ReadRecord[] = [];
+    const verdicts: JudgeVerdict[] = [];
+    const visual = new Map<string, Observation>();
+    const memory = this.memory;
+    const index = this.index;
+    const offlineObserver = this.#observer;
+    const vision = this.#vision;
+    let vlmObserver: Observer | undefined;
+    const warn = (w: { code: string; message: string; nodeId?: string }): void => void trace.record({ type: 'warning', message: `${w.code}: ${w.message}` });
+    return {
+      question,
+      decision,
+      ...(signal ? { signal } : {}),
+      reads,
+      verdicts,
+      async observe(nodeIds, observeOptions = {}) {
+        const context = { question, ...(signal ? { signal } : {}), onWarning: warn };
+        let observed: Map<string, Observation>;
+        let cachedCount = 0;
+        if (observeOptions.vlm && vision) {
+          const missing = nodeIds.filter((id) => !visual.has(id));
+          cachedCount = nodeIds.length - missing.length;
+          if (missing.length > 0) {
+            vlmObserver ??= new Observer({ image: { vlm: vision.client, ...(vision.renderer ? { renderer: vision.renderer } : {}), ...(vision.sourcePdf ? { sourcePdf: vision.sourcePdf } : {}) } });
+            for (const o2 of await vlmObserver.observe(missing, index, context)) visual.set(o2.node_id, o2);
+          }
+          observed = visual;
+        } else {
+          const wanted = nodeIds.filter((id) => !visual.has(id));
+          const { cached, missing } = memory.cachedObservations(wanted);
+          cachedCount = cached.size;
+          if (missing.length > 0) {
+            const fresh = await offlineObserver.observe(missing, index, context);
+            const byId = new Map(fresh.map((o2) => [o2.node_id, o2]));
+            memory.rememberObservations(byId);
+            for (const [id, o2] of byId) cached.set(id, o2);
+          }
+          observed = new Map([...cached, ...[...visual].filter(([id]) => nodeIds.includes(id))]);
+        }
+        const out = nodeIds.flatMap((id) => (observed.has(id) ? [observed.get(id)!] : []));
+        const seen = out.filter((o2) => session.visited(o2.node_id)).length;
+        trace.record({
+          type: 'observe',
+          n_hits: out.length,
+          hits: out.slice(0, 100).map((o2) => ({ node_id: o2.node_id, page_idx: o2.page - 1, score: 1 })),
+          message: `${out.length} node(s) observed${observeOptions.vlm ? ' with the vision model' : ''}: ${cachedCount} from memory, ${seen} seen in an earlier pass`,
+          data: { requested: nodeIds.length, from_memory: cachedCount, seen_before: seen, vlm: Boolean(observeOptions.vlm) },
+        });
+        return out;
+      },
+      addRead(record) {
+        reads.push(record);
+        const r = record.result;
+        trace.record({
+          type: 'read',
+          message: `${record.reader}: ${JSON.stringify(r.answer).slice(0, 200)} (${r.answer_format}, confidence ${r.confidence.toFixed(2)})`,
+          n_hits: r.support.length,
+          hits: r.support.slice(0, 20).map((s) => ({ node_id: s.node_id, page_idx: s.page - 1, score: Math.round(r.confidence * 1e6) / 1e6 })),
+          data: { reader: record.reader, answer_format: r.answer_format, confidence: r.confidence, observations: record.observations.length, notes: (r.notes ?? []).slice(0, 12) },
+        });
+      },
+      addVerdict(verdict) {
+        verdicts.push(verdict);
+        trace.record({
+          type: 'judge',
+          message: `${verdict.judge}: ${verdict.action} (score ${verdict.score.toFixed(2)})`,
+          data: { judge: verdict.judge, pass: verdict.pass, score: verdict.score, action: verdict.action, failures: verdict.failures, notes: verdict.notes ?? [] },
+        });
+      },
+    };
+  }
+
+  #recordPlan(trace: TraceRecorder, plan: StrategyPlan, label: string): void {
+    trace.record({
+      type: 'plan',
+      message: `${label}: ${plan.template} — stages ${plan.stages.map((s) => `${s.stage}[${s.methods.join('+')}]${s.when ? ` when ${s.when}` : ''}${s.within ? ` within ${s.within}` : ''}`).join(', ')}; steps ${plan.steps.map((s) => s.tool).join(', ')}`,
+      data: { planner: this.planner.name, template: plan.template, stages: plan.stages.map((s) => s.stage), steps: plan.steps.map((s) => `${s.step_id}:${s.tool}`), coverage_gate: plan.coverage_gate, ctx_tokens: plan.pack.ctx_tokens },
+    });
+  }
+
+  /** With `onLlmError: 'fail'`, throws the first failed LLM call of the trace. */
+  #failOnLlmError(trace: TraceRecorder): void {
+    if (this.#options.onLlmError !== 'fail') return;
+    const failed = trace.eventsOf('llm_call').find((e) => e.status === 'error');
+    if (!failed) return;
+    const code = failed.data?.['error_code'];
+    throw new DocTreeError(typeof code === 'string' && code in ERROR_CODES ? (code as keyof typeof ERROR_CODES) : 'LLM_UNAVAILABLE', failed.message ?? 'an LLM call failed');
+  }
+
+  #componentError(error: { code: string; message: string } | undefined, what: string): DocTreeError {
+    const code = error?.code && error.code in ERROR_CODES ? (error.code as keyof typeof ERROR_CODES) : 'TOOL_FAILED';
+    return new DocTreeError(code, `${what} failed: ${redactSecrets(error?.message ?? 'unknown error', this.#secrets)}`);
+  }
+}
+
+
+/** LLM totals from `llm_call` events only (each model call is one event), and the codes of failed calls. */
+function llmTotals(trace: TraceRecorder): { totals: Trace['llm']; errors: string[] } {
+  let calls = 0;
+  let prompt = 0;
+  let completion = 0;
+  let cost: number | null = null;
+  const errors: string[] = [];
+  for (const event of trace.eventsOf('llm_call')) {
+    calls++;
+    prompt += event.tokens?.prompt ?? 0;
+    completion += event.tokens?.completion ?? 0;
+    const c = event.data?.['cost_usd'];
+    if (typeof c === 'number' && Number.isFinite(c)) cost = (cost ?? 0) + c;
+    const code = event.data?.['error_code'];
+    if (event.status === 'error' && typeof code === 'string') errors.push(code);
+  }
+  return { totals: { calls, prompt_tokens: prompt, completion_tokens: completion, cost_usd: cost }, errors };
+}
+
+/** 1-based pages, best first: the answer's support, then the evidence pack, then the ranked hits and candidates. */
+export function rankedPages(answer: Pick<Answer, 'support'>, retrieval: Pick<PlanRetrieval, 'pack' | 'hits' | 'candidates'>): number[] {
+  const out: number[] = [];
+  const add = (page: number): void => {
+    if (Number.isInteger(page) && page >= 1 && !out.includes(page)) out.push(page);
+  };
+  for (const s of answer.support) add(s.page);
+  for (const item of retrieval.pack.items) add(item.page);
+  for (const hit of retrieval.hits) add(pageFromIndex(hit.page_idx));
+  for (const hit of retrieval.candidates) add(pageFromIndex(hit.page_idx));
+  return out;
+}
+
+/** Drops keys whose value is `undefined`, so they do not override defaults when spread. */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,161 @@
+import type { Hit } from '@doctree/schema';
+import type { DocNavigator, ExtractColumnData } from '@doctree/toolhub';
+import { hitsOf } from './plan-variables.js';
+
+/**
+ * What {@link adaptStepArgs} decided: call the tool with these arguments (and, for a computation, the nodes its
+ * operands came from), or skip the step and why.
+ */
+export type AdaptedStep = { args: Record<string, unknown>; operandNodes?: string[] } | { skip: string };
+
+/** Node ids a saved operand value came from: hits, regions, per-figure counts, an extraction's table. */
+function operandNodesOf(value: unknown): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap(operandNodesOf);
+  const v = value as { counts?: unknown; regions?: unknown; node_id?: unknown };
+  for (const list of [v.counts, v.regions]) {
+    if (Array.isArray(list)) return list.flatMap((r) => (typeof (r as { node_id?: unknown })?.node_id === 'string' ? [(r as { node_id: string }).node_id] : []));
+  }
+  const hits = hitsOf(value);
+  if (hits && hits.length > 0) return hits.map((h) => h.node_id);
+  return typeof v.node_id === 'string' ? [v.node_id] : [];
+}
+
+/** One numeric operand of a computation, with the year of its column when known. */
+interface Operand {
+  value: number;
+  unit: string | null;
+  percent: boolean;
+  scale: string | null;
+  year?: number;
+}
+
+const YEAR = /\b(?:FY\s?)?((?:19|20)\d{2})\b/;
+
+/** Numeric operands of a saved value: `extract.column` cells, `vlm.count` counts, numbers, or compute results. */
+function operandsOf(value: unknown): Operand[] {
+  if (typeof value === 'number') return Number.isFinite(value) ? [{ value, unit: null, percent: false, scale: null }] : [];
+  if (Array.isArray(value)) return value.flatMap(operandsOf);
+  if (value === null || typeof value !== 'object') return [];
+  const data = value as Partial<ExtractColumnData> & { value?: unknown; total?: unknown; counts?: unknown };
+  if (Array.isArray(data.cells)) {
+    return data.cells.flatMap((cell) => {
+      if (cell.value === null || !Number.isFinite(cell.value)) return [];
+      const year = YEAR.exec(cell.column)?.[1];
+      return [{ value: cell.value, unit: cell.unit, percent: cell.percent, scale: cell.scale, ...(year ? { year: Number(year) } : {}) }];
+    });
+  }
+  if (typeof data.total === 'number') return [{ value: data.total, unit: null, percent: false, scale: null }];
+  if (typeof data.value === 'number') {
+    const q = value as { value: number; unit?: string | null; percent?: boolean; scale?: string | null };
+    return [{ value: q.value, unit: q.unit ?? null, percent: q.percent ?? false, scale: q.scale ?? null }];
+  }
+  return [];
+}
+
+/** How many things a saved value lists: regions, hits, counts. */
+function countOf(value: unknown): number | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as { total?: unknown; regions?: unknown; hits?: unknown };
+  if (typeof v.total === 'number') return v.total;
+  if (Array.isArray(v.regions)) return v.regions.length;
+  const hits = hitsOf(value);
+  return hits?.length;
+}
+
+/**
+ * The `compute.eval` arguments of a plan step written as `{ operation, operands, round }` (the planner's form): cells
+ * of an `extract.column` result sorted by year when every cell has one (so `difference` is newest − oldest and
+ * `percent_change` oldest → newest), counts of `figure_finder` regions or `vlm.count` totals for `count`.
+ */
+export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>): AdaptedStep {
+  const operation = typeof args['operation'] === 'string' ? args['operation'] : '';
+  const precision = typeof args['round'] === 'number' ? { precision: args['round'] } : {};
+  if (operation === 'count') {
+    const n = countOf(args['operands']);
+    if (n === undefined) return { skip: 'nothing to count' };
+    return { args: { expression: 'N', variables: { N: n }, ...precision }, operandNodes: operandNodesOf(args['operands']) };
+  }
+  let operands = operandsOf(args['operands']);
+  if (operands.length === 0) return { skip: `no numbers to ${operation || 'compute'}` };
+  if (operands.every((o) => o.year !== undefined)) operands = [...operands].sort((a, b) => a.year! - b.year!);
+  const names = operands.map((_, i) => `v${i}`);
+  const variables = Object.fromEntries(operands.map((o, i) => [names[i]!, { value: o.value, unit: o.unit, percent: o.percent, scale: o.scale }]));
+  const first = names[0]!;
+  const last = names[names.length - 1]!;
+  const all = names.join(', ');
+  const expressions: Record<string, string | undefined> = {
+    sum: `sum(${all})`,
+    average: `avg(${all})`,
+    max: `max(${all})`,
+    min: `min(${all})`,
+    difference: names.length >= 2 ? `${last} - ${first}` : undefined,
+    percent_change: names.length >= 2 ? `percent_change(${first}, ${last})` : undefined,
+    ratio: names.length >= 2 ? `ratio(${names[0]}, ${names[1]})` : undefined,
+    percent: names.length >= 2 ? `pct(${names[0]}, ${names[1]})` : undefined,
+  };
+  const expression = expressions[operation];
+  if (expression === undefined) return { skip: names.length < 2 && operation in expressions ? `${operation} needs two numbers, found ${names.length}` : `unknown operation ${JSON.stringify(operation)}` };
+  return { args: { expression, variables, ...precision }, operandNodes: operandNodesOf(args['operands']) };
+}
+
+/** The section a node id names: the node itself when it is a section, else the section holding it. */
+function sectionIdOf(nav: DocNavigator, nodeId: string): string | undefined {
+  const node = nav.node(nodeId);
+  if (!node) return undefined;
+  if (node.role === 'section' || node.role === 'document') return node.node_id;
+  return nav.sectionOf(node)?.node_id;
+}
+
+/** First section among hits (or the section of the first hit). */
+function firstSection(nav: DocNavigator, hits: readonly Hit[]): string | undefined {
+  const section = hits.find((h) => nav.node(h.node_id)?.role === 'section');
+  if (section) return section.node_id;
+  for (const hit of hits) {
+    const id = sectionIdOf(nav, hit.node_id);
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Turns a plan step's resolved arguments into the arguments its tool card takes, where the planner writes them in
+ * its own terms: `compute.eval` from `{ operation, operands }`, `rank.llm` from `{ candidates, k }`,
+ * `extract.heading_first` and `structure.children` from hit lists or a non-section node (its section), and hit lists
+ * of `structure.expand` / `pack.mmr_knapsack` given as saved tool results. A step that cannot run (nothing to
+ * compute, no section, no candidates) is skipped with the reason.
+ */
+export function adaptStepArgs(tool: string, args: Readonly<Record<string, unknown>>, nav: DocNavigator): AdaptedStep {
+  switch (tool) {
+    case 'compute.eval':
+      return typeof args['expression'] === 'string' ? { args: { ...args } } : computeArgsFromOperation(args);
+    case 'rank.llm': {
+      if (Array.isArray(args['hits'])) return { args: { ...args } };
+      const hits = hitsOf(args['candidates']) ?? [];
+      if (hits.length === 0) return { skip: 'no candidates to rerank' };
+      const { candidates: _c, k, ...rest } = args;
+      return { args: { ...rest, hits: hits.slice(0, 500), ...(typeof k === 'number' ? { top: Math.min(100, k) } : {}) } };
+    }
+    case 'extract.heading_first':
+    case 'structure.children': {
+      const { nodes, pages: _pages, ...rest } = args;
+      if (typeof rest['title'] === 'string') return { args: rest };
+      let nodeId = typeof rest['node_id'] === 'string' ? sectionIdOf(nav, rest['node_id']) : undefined;
+      if (nodeId === undefined && nodes !== undefined) nodeId = firstSection(nav, hitsOf(nodes) ?? []);
+      if (nodeId === undefined) return { skip: 'no section to look in' };
+      return { args: { ...rest, node_id: nodeId } };
+    }
+    case 'structure.expand': {
+      const hits = args['hits'] !== undefined ? hitsOf(args['hits']) : undefined;
+      if (args['hits'] !== undefined && (hits === undefined || hits.length === 0) && !Array.isArray(args['node_ids'])) return { skip: 'no hits to expand' };
+      return { args: { ...args, ...(hits ? { hits: hits.slice(0, 2000) } : {}) } };
+    }
+    case 'pack.mmr_knapsack': {
+      const hits = hitsOf(args['candidates']);
+      if (hits === undefined || hits.length === 0) return { skip: 'no candidates to pack' };
+      return { args: { ...args, candidates: hits.slice(0, 5000) } };
+    }
+    default:
+      return { args: { ...args } };
+  }
+}
