@@ -30,7 +30,7 @@ export { repairSplitWords, splitWordRepairRule, WordCounts } from './enhancer/sp
 export type { SplitWordRepairOptions } from './enhancer/split-word-repair.js';
 export { subfigureMergeRule } from './enhancer/subfigure-merge.js';
 export type { SubfigureMergeOptions } from './enhancer/subfigure-merge.js';
-export { repairWhitespace, textRepairRule } from './enhancer/text-repair.js';
+export { composeAccents, repairWhitespace, textRepairRule } from './enhancer/text-repair.js';
 export { adaptMinerU, ADAPT_MINERU_DEFAULTS, MINERU_ADAPTER_GENERATOR } from './mineru/mineru-adapter.js';
 export type { AdaptMinerUOptions, MinerUInput } from './mineru/mineru-adapter.js';
 export { loadMinerUFiles } from './mineru/mineru-files.js';

@@ -113,6 +113,11 @@ describe('hyphenation and whitespace repair', () => {
     expect(repairWhitespace('ef\ufb01cient  and\u00a0e\u00adnough\tspace')).toBe('efficient and enough space');
   });
 
+  it('composes spacing accents drawn before their letter', () => {
+    expect(repairWhitespace('RL4F (Aky\u00a8urek et al., 2023), Jes\u00b4us Gonz\u00b4alez, Bartolom\u00b4 e')).toBe('RL4F (Akyürek et al., 2023), Jesús González, Bartolomé');
+    expect(repairWhitespace('a price of 5\u00b4 is odd')).toBe('a price of 5\u00b4 is odd');
+  });
+
   it('joins a word split across a column or page break', () => {
     const f = new BlockFactory();
     const blocks = [f.text('We study infor-', 0), f.text('mation retrieval over trees.', 1), f.text('Next paragraph.', 1)];

@@ -12,9 +12,35 @@ const LIGATURES: Array<[RegExp, string]> = [
   [/\u200b|\u200c|\u200d|\ufeff/g, ''],
 ];
 
-/** Normalises whitespace and typographic artefacts of PDF text: ligatures, soft hyphens, odd spaces, runs of blanks. */
+/** Spacing accents TeX-made PDFs draw as glyphs of their own before the letter, with the combining mark each stands for. */
+const SPACING_ACCENTS: Record<string, string> = {
+  '\u00a8': '\u0308', // ¨ diaeresis
+  '\u00b4': '\u0301', // ´ acute
+  '\u02c6': '\u0302', // ˆ circumflex
+  '\u02dc': '\u0303', // ˜ tilde
+  '\u02c7': '\u030c', // ˇ caron
+  '\u02da': '\u030a', // ˚ ring
+  '\u00b8': '\u0327', // ¸ cedilla
+};
+const ACCENT_BEFORE_LETTER = /(\p{L}?)([\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u00b8])( ?)(\p{L})/gu;
+
+/**
+ * Composes a spacing accent drawn before its letter into the accented letter: `Aky¨urek` → `Akyürek`,
+ * `Gonz´alez` → `González`; across a space only inside a word (`Bartolom´ e`).
+ */
+export function composeAccents(text: string): string {
+  if (!/[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u00b8]/.test(text)) return text;
+  return text.replace(ACCENT_BEFORE_LETTER, (m, before: string, accent: string, space: string, letter: string) =>
+    space && !before ? m : `${before}${letter}${SPACING_ACCENTS[accent] ?? ''}`.normalize('NFC'),
+  );
+}
+
+/**
+ * Normalises whitespace and typographic artefacts of PDF text: ligatures, soft hyphens, odd spaces, runs of
+ * blanks, and spacing accents set before their letter.
+ */
 export function repairWhitespace(text: string): string {
-  let out = text;
+  let out = composeAccents(text);
   for (const [re, to] of LIGATURES) out = out.replace(re, to);
   return out
     .replace(/[ \t]+/g, ' ')

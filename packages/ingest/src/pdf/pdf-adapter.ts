@@ -182,7 +182,7 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
         warnings.push({
           code: 'NO_TEXT_LAYER',
           page_idx: pageIdx,
-          message: `Page ${pageIdx + 1} has no text layer (scanned or image-only); its text is missing from the content list.`,
+          message: `Page ${pageIdx + 1} has no text layer (scanned or image-only).`,
         });
       }
     }

@@ -43,6 +43,30 @@ describe('buildLines', () => {
   });
 });
 
+describe('buildLines in wrapped table cells', () => {
+  it('keeps a cell’s wrapped lines apart when a taller neighbour cell would chain them into one row', () => {
+    // Cell text wraps at a pitch of 1.1 em; a label in the next column sits between the two baselines.
+    const lines = buildLines([
+      span('gains, as well', 300, 100, 6),
+      span('Up 19%', 200, 104, 9),
+      span('as a favorable adjustment', 300, 106.6, 6),
+    ]);
+    expect(lines.map((l) => l.text).sort()).toEqual(['Up 19%', 'as a favorable adjustment', 'gains, as well']);
+  });
+
+  it('puts a space where the PDF draws one as a run of its own, however narrow', () => {
+    const arrow = span('w', 72, 100);
+    const text = { ...span('starting on page 6', 77.05, 100), spaceBefore: true };
+    expect(buildLines([arrow, text]).map((l) => l.text)).toEqual(['w starting on page 6']);
+    expect(buildLines([arrow, { ...text, spaceBefore: false }]).map((l) => l.text)).toEqual(['wstarting on page 6']);
+  });
+
+  it('puts a space before a run that starts left of where the previous run ended', () => {
+    const lines = buildLines([span('dependent upon', 72, 100), span('closing price', 150, 98), span('the achievement', 72, 104)]);
+    expect(lines.map((l) => l.text).join(' | ')).not.toMatch(/uponthe|pricethe/);
+  });
+});
+
 describe('detectGutter', () => {
   const columns = (): PdfLine[] =>
     Array.from({ length: 10 }, (_, i) => [lineAt(`left ${i}`, 56, 290, 120 + i * 12), lineAt(`right ${i}`, 320, 556, 120 + i * 12)]).flat();

@@ -21,6 +21,8 @@ export interface PdfSpan {
   font?: string;
   /** True for text not running left to right (rotated margin stamps, vertical labels). */
   vertical?: boolean;
+  /** True when the PDF draws a space right before this run (a word starts here, however small the gap). */
+  spaceBefore?: boolean;
 }
 
 /** One line of text: spans sharing a baseline without a wide horizontal gap between them. */
@@ -80,6 +82,8 @@ const LINE_SPLIT_GAP_EM = 1.0;
 const MARKER_GAP_EM = 4.0;
 /** A gap wider than this many font sizes between spans becomes a space. */
 const SPACE_GAP_EM = 0.15;
+/** A span starting this many font sizes left of the previous span's end belongs to another line: a space too. */
+const BACKTRACK_EM = 0.5;
 
 /** A lone list marker: bullet glyph or enumerator. */
 const LONE_MARKER = /^(?:[•●▪■◦○‣⁃∙·*\-–—\uf0a7\uf0b7\uf0d8\uf0fc]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,5}\)|[ivx]{1,5}\.)$/i;
@@ -155,7 +159,9 @@ export function lineFromSpans(spans: PdfSpan[]): PdfLine {
     if (prev) {
       const gap = span.bbox[0] - prev.bbox[2];
       const size = Math.max(prev.size, span.size);
-      if (gap > SPACE_GAP_EM * size && !/\s$/.test(text) && !/^\s/.test(span.text)) text += ' ';
+      // A gap, or a run starting well left of where the previous one ended (a run of another line merged into this row).
+      const apart = gap > SPACE_GAP_EM * size || gap < -BACKTRACK_EM * size || (span.spaceBefore === true && gap > -0.1 * size);
+      if (apart && !/\s$/.test(text) && !/^\s/.test(span.text)) text += ' ';
     }
     text += span.text;
     prev = span;
@@ -183,6 +189,18 @@ function verticalOverlap(a: BBox, b: BBox): number {
   const overlap = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
   const smaller = Math.min(a[3] - a[1], b[3] - b[1]);
   return smaller > 0 ? Math.max(0, overlap) / smaller : 0;
+}
+
+/**
+ * True when two runs of two characters or more cover the same horizontal stretch (over 30 % of the
+ * narrower one) at different baselines. The same text drawn twice at one spot (fake bold) and accents
+ * set over a letter are not stacked.
+ */
+function stacked(a: PdfSpan, b: PdfSpan): boolean {
+  if (a.text.trim().length < 2 || b.text.trim().length < 2) return false;
+  if (Math.abs(a.baseline - b.baseline) < 1.5) return false;
+  const overlap = Math.min(a.bbox[2], b.bbox[2]) - Math.max(a.bbox[0], b.bbox[0]);
+  return overlap > 0.3 * Math.min(a.bbox[2] - a.bbox[0], b.bbox[2] - b.bbox[0]);
 }
 
 /** Splits one baseline's spans (left to right) at wide gaps; keeps a lone list marker with its text. */
@@ -226,6 +244,9 @@ export function buildLines(spans: readonly PdfSpan[]): PdfLine[] {
     for (let i = rows.length - 1; i >= 0; i--) {
       const row = rows[i]!;
       if (span.baseline - row.baseline > 2 * Math.max(row.size, span.size)) break;
+      // Two runs of one line never cover the same stretch of it: a run under another one is the next
+      // line (a wrapped table cell next to a taller cell), not part of this row.
+      if (row.spans.some((s) => stacked(s, span))) continue;
       const overlap = verticalOverlap(row.box, span.bbox);
       const sameBaseline = Math.abs(row.baseline - span.baseline) <= 0.35 * Math.min(row.size, span.size);
       const score = sameBaseline ? 1 + overlap : overlap;

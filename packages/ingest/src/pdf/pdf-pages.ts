@@ -120,9 +120,19 @@ export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontC
     const back = turn === 0 ? undefined : multiply(viewport.transform as number[], invert(transform));
     const toPage = back ? (box: BBox): BBox => mapBox(box, back) : undefined;
     const spans: PdfSpan[] = [];
+    // A space the PDF draws as a run of its own (however narrow its glyph) ends a word.
+    let spaceBefore = false;
     for (const item of items) {
+      if (item.str.trim() === '') {
+        if (item.str.length > 0) spaceBefore = true;
+        continue;
+      }
       const span = spanFromItem(item, transform, fonts.get(item.fontName));
-      if (span) spans.push(span);
+      if (span) {
+        if (spaceBefore) span.spaceBefore = true;
+        spans.push(span);
+      }
+      spaceBefore = false;
     }
     const lines = buildLines(spans);
     let flowLines: PdfLine[] = lines;

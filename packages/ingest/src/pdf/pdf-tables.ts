@@ -111,7 +111,8 @@ export function lineFrags(line: PdfLine): TableFrag[] {
     if (!current) {
       current = { text: span.text, x0: span.bbox[0], x1: span.bbox[2], y0: span.bbox[1], y1: span.bbox[3], size: span.size, bold: span.bold };
     } else {
-      current.text += (gap > SPACE_GAP_EM * size && !/\s$/.test(current.text) && !/^\s/.test(span.text) ? ' ' : '') + span.text;
+      const apart = gap > SPACE_GAP_EM * size || gap < -0.5 * size || (span.spaceBefore === true && gap > -0.1 * size);
+      current.text += (apart && !/\s$/.test(current.text) && !/^\s/.test(span.text) ? ' ' : '') + span.text;
       current.x1 = Math.max(current.x1, span.bbox[2]);
       current.y0 = Math.min(current.y0, span.bbox[1]);
       current.y1 = Math.max(current.y1, span.bbox[3]);
