@@ -1,12 +1,115 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
+import { runExperiment, type ExperimentProgress } from '@doctree/pipeline';
+import { DocTreeError } from '@doctree/schema';
+
+const HELP = `doctree-eval-runner - run an experiment file (systems x datasets x configurations) into one comparison report
+
+Usage:
+  doctree-eval-runner <experiment.json> [--out DIR] [--limit N] [--config FILE] [--json]
+
+  Every dataset is evaluated under every configuration with the experiment's systems into
+  <out>/<dataset>/<config>/ (resumable: rerun the same command to continue), then comparison.md,
+  comparison.html and comparison.json are written to <out>. See apps/eval-runner/README.md for the format.
+
+Options:
+  --out DIR       output folder (default: the file's out_dir, else <data_dir>/experiments/<name>)
+  --limit N       evaluate only the first N questions of each dataset
+  --config FILE   base configuration (default: ./doctree.config.json when present); the environment applies too
+  --json          print the result as JSON
+  -h, --help      show this help
+`;
+
+/** Where the runner writes: injectable so tests capture output. */
+export interface RunnerIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** True when stdout is a terminal (progress bars). */
+  isTty: boolean;
+}
+
+/** Default IO bound to the process. */
+export function processIo(): RunnerIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    isTty: Boolean(process.stdout.isTTY),
+  };
+}
+
+function progressPrinter(io: RunnerIo): ((progress: ExperimentProgress) => void) | undefined {
+  if (!io.isTty) return undefined;
+  const bar = createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } });
+  let lastRun = -1;
+  return (progress) => {
+    if (progress.run !== lastRun) {
+      lastRun = progress.run;
+      io.stderr(`[${progress.run + 1}/${progress.runs}] ${progress.dataset} × ${progress.config}\n`);
+    }
+    if (progress.event) bar(progress.event);
+  };
+}
+
 /**
- * Entry point of `doctree-eval-runner`. The experiment runner arrives with the evaluation milestone;
- * until then the command says so and exits with the usage status (2) instead of pretending to run.
+ * Entry point of `doctree-eval-runner`: runs the experiment file and prints each run's summary table and the
+ * comparison report's paths. Errors become one-line messages (or JSON with `--json`), never stack traces.
  */
-export async function run(argv: readonly string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write('doctree-eval-runner <experiment.json>\n\nRuns systems x datasets x configs into one report.\n');
+export async function run(argv: readonly string[], io: RunnerIo = processIo()): Promise<number> {
+  const json = argv.includes('--json');
+  try {
+    if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+      io.stdout(HELP);
+      return argv.length === 0 ? 2 : 0;
+    }
+    let values: Record<string, string | boolean | undefined>;
+    let positionals: string[];
+    try {
+      ({ values, positionals } = parseArgs({
+        args: [...argv],
+        allowPositionals: true,
+        strict: true,
+        options: { out: { type: 'string' }, limit: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
+      }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
+    } catch (cause) {
+      throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: 'Run `doctree-eval-runner --help`.' });
+    }
+    if (positionals.length !== 1) throw new DocTreeError('USAGE', 'give exactly one experiment file', { hint: 'Run `doctree-eval-runner --help`.' });
+    const limitText = values['limit'] as string | undefined;
+    if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText)) throw new DocTreeError('USAGE', `--limit must be a positive integer, not "${limitText}"`);
+    const configPath = values['config'] as string | undefined;
+    const defaultConfig = resolve(io.cwd, 'doctree.config.json');
+    const configFile = configPath !== undefined ? resolve(io.cwd, configPath) : existsSync(defaultConfig) ? defaultConfig : undefined;
+    const onProgress = progressPrinter(io);
+    const result = await runExperiment({
+      file: resolve(io.cwd, positionals[0]!),
+      env: io.env,
+      command: ['doctree-eval-runner', ...argv].join(' '),
+      ...(configFile !== undefined ? { configFile } : {}),
+      ...(values['out'] !== undefined ? { outDir: resolve(io.cwd, values['out'] as string) } : {}),
+      ...(limitText !== undefined ? { limit: Number(limitText) } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
+    if (json) {
+      io.stdout(`${JSON.stringify({ outDir: result.outDir, files: result.files, runs: result.runs }, null, 2)}\n`);
+      return 0;
+    }
+    for (const r of result.runs) {
+      io.stdout(`${r.dataset} × ${r.config} (${r.answered} answered now, ${r.resumed} from an earlier run) — ${r.outDir}\n`);
+      io.stdout(`${formatSummaryTable(r.metrics)}\n`);
+    }
+    io.stdout(`Comparison: ${result.files.markdown}\n            ${result.files.html}\n`);
     return 0;
+  } catch (error) {
+    const failure = DocTreeError.isInstance(error) ? error : DocTreeError.from(error, 'INTERNAL');
+    if (json) io.stdout(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
+    io.stderr(`doctree-eval-runner: ${failure.toOneLine()}\n`);
+    if (failure.code === 'INTERNAL' && io.env['DOCTREE_DEBUG'] && error instanceof Error) io.stderr(`${error.stack}\n`);
+    return failure.exitStatus;
   }
-  process.stderr.write('doctree-eval-runner: [USAGE] experiment files are not supported by this version yet (hint: use `doctree` for single documents)\n');
-  return 2;
 }

@@ -77,3 +77,15 @@ export {
 } from './report/comparison-report.js';
 export type { ComparisonReport, ComparisonRun, MergedComparison, WrittenComparison } from './report/comparison-report.js';
 export { recallChartSvg, accuracyBySourceSvg } from './report/svg-charts.js';
+
+export {
+  EXPERIMENT_FORMAT,
+  EXPERIMENT_VERSION,
+  ExperimentConfigEntrySchema,
+  ExperimentConfigSchema,
+  ExperimentDatasetSchema,
+  ExperimentFileSchema,
+  loadExperiment,
+  parseExperiment,
+} from './experiment/experiment-file.js';
+export type { Experiment, ExperimentFile, ParseExperimentOptions } from './experiment/experiment-file.js';

@@ -14,3 +14,5 @@ export { BM25_PAGES_DEFAULTS, Bm25PagesQaSystem, createEvalSystemContext, create
 export type { Bm25PagesQaSystemOptions, CreateEvalSystemsOptions, EvalSystemContext, EvalSystemId, EvalSystemsOptions, RagQaSystemOptions } from './eval-systems.js';
 export { createJudgeClient, evaluateQuestions } from './evaluate-questions.js';
 export type { EvaluateQuestionsOptions, EvaluateQuestionsResult } from './evaluate-questions.js';
+export { runExperiment } from './run-experiment.js';
+export type { ExperimentProgress, ExperimentResult, ExperimentRunResult, RunExperimentOptions } from './run-experiment.js';
