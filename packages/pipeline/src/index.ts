@@ -8,6 +8,8 @@ export { prepareDocument } from './prepare-document.js';
 export type { PrepareDocumentOptions, PrepareProgress, PreparedDocument } from './prepare-document.js';
 export { describeIndex } from './index-report.js';
 export type { IndexReport } from './index-report.js';
+export { askQuestion, openAgent } from './ask-question.js';
+export type { AskedQuestion, AskQuestionOptions, OpenAgentOptions, OpenedAgent } from './ask-question.js';
 export { EVAL_DOCUMENTS_DEFAULTS, EvalDocuments, recordedBuildMs } from './eval-documents.js';
 export type { EvalDocumentProgress, EvalDocumentsOptions } from './eval-documents.js';
 export { BM25_PAGES_DEFAULTS, Bm25PagesQaSystem, createEvalSystemContext, createEvalSystems, EVAL_SYSTEM_IDS, RagQaSystem } from './eval-systems.js';
