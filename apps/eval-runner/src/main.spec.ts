@@ -81,10 +81,10 @@ describe('doctree-eval-runner', () => {
     expect(await run([TINY, '--out', out], first)).toBe(0);
     expect(first.err).toMatch(/\[1\/2\] northwind × hashing-512\n/);
     expect(first.err).toMatch(/\[2\/2\] northwind × hashing-128\n/);
-    expect(first.out).toMatch(/^northwind × hashing-512 \(12 answered now, 0 from an earlier run\)/);
+    expect(first.out).toMatch(/^northwind × hashing-512 \(16 answered now, 0 from an earlier run\)/);
     expect(first.out).toContain(`Comparison: ${join(out, 'comparison.md')}`);
     for (const config of ['hashing-512', 'hashing-128']) {
-      expect(readFileSync(join(out, 'northwind', config, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(12);
+      expect(readFileSync(join(out, 'northwind', config, 'predictions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(16);
       expect(existsSync(join(out, 'northwind', config, 'report.html'))).toBe(true);
       expect(existsSync(join(out, 'documents', config, 'northwind-annual-report-2023', 'index', 'manifest.json'))).toBe(true);
     }
@@ -93,11 +93,12 @@ describe('doctree-eval-runner', () => {
     expect(md).toContain(`\`\`\`sh\ndoctree-eval-runner ${TINY} --out ${out}\n\`\`\``);
     expect(md).toContain('Configuration hashing-128: feature hashing, 128 dimensions — embedder hashing d128, vector backend exact, LLM none (offline).');
     for (const config of ['hashing-512', 'hashing-128']) {
-      for (const system of ['RAG \\(dense chunks\\)', 'RAG hybrid \\(dense \\+ BM25 chunks\\)', 'BM25 over pages \\(reference\\)']) {
+      for (const system of ['DocTree', 'DocTree − REPLAN \\(ablates doctree\\)', 'RAG \\(dense chunks\\)', 'BM25 over pages \\(reference\\)']) {
         expect(md).toMatch(new RegExp(`\\| northwind \\| ${config} \\| ${system} \\| 4 \\| \\d`));
       }
     }
-    expect(md).toMatch(/### Evidence-page retrieval\n\n\| System \|[^\n]*\n[^\n]*\n\| hashing-512 · RAG \(dense chunks\) \|/);
+    expect(md).toMatch(/### Evidence-page retrieval\n\n\| System \|[^\n]*\n[^\n]*\n\| hashing-512 · DocTree \|/);
+    expect(md).toMatch(/\| hashing-128 · DocTree − REPLAN \| hashing-128 · DocTree \|/);
     const html = readFileSync(join(out, 'comparison.html'), 'utf8');
     expect(html).toContain('data-chart="recall-at-k"');
     expect(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')).runs).toHaveLength(2);
@@ -106,8 +107,8 @@ describe('doctree-eval-runner', () => {
     expect(await run([TINY, '--out', out, '--json'], again)).toBe(0);
     const result = JSON.parse(again.out) as { runs: Array<{ answered: number; resumed: number }> };
     expect(result.runs.map((r) => [r.answered, r.resumed])).toEqual([
-      [0, 12],
-      [0, 12],
+      [0, 16],
+      [0, 16],
     ]);
   });
 });

@@ -53,7 +53,7 @@ describe('createEvalSystems', () => {
   });
 
   it('gives every system the same document folder, embedder and reader, and records that in its configuration', async () => {
-    const systems = createEvalSystems(['rag', 'rag-hybrid', 'bm25-pages'], { config, context: context() });
+    const systems = createEvalSystems(['rag', 'rag-hybrid', 'bm25-pages', 'doctree'], { config, context: context() });
     for (const system of systems) {
       const build = await system.prepare!({ docFile: 'northwind-annual-report-2023.pdf', path: SAMPLE_PDF });
       expect(build.buildMs).toBeGreaterThanOrEqual(0);
@@ -65,7 +65,40 @@ describe('createEvalSystems', () => {
     expect(rag.manifest.embedder).toEqual(prepared.manifest.embedder);
     const configs = systems.map((s) => s.describe!().config!);
     for (const c of configs) expect(c).toMatchObject({ embedder: { kind: 'hashing', dimension: 512 }, reader: 'extractive-v1', router: 'rules', llm: 'none' });
-    expect(configs.map((c) => c['hybrid'])).toEqual([false, true, undefined]);
+    expect(configs.map((c) => c['hybrid'])).toEqual([false, true, undefined, undefined]);
+    const doctreeBuild = await systems[3]!.prepare!({ docFile: 'northwind-annual-report-2023.pdf', path: SAMPLE_PDF });
+    expect(doctreeBuild.buildMs).toBeGreaterThan(0); // the index build time its manifest recorded, also when reused
+  });
+
+  it('marks each DocTree ablation as ablating doctree and records the one switch it turns off', () => {
+    const systems = createEvalSystems(['doctree', 'doctree-sparse-only', 'doctree-dense-only', 'doctree-no-expansion', 'doctree-no-replan', 'doctree-no-router'], { config, context: context() });
+    const described = systems.map((s) => ({ id: s.id, ...s.describe!() }));
+    expect(described[0]).toMatchObject({ id: 'doctree', label: 'DocTree', config: { router: 'rules', agent: { lanes: 'both', expansion: true, maxReplans: 2, router: 'auto' } } });
+    expect(described[0]!.ablationOf).toBeUndefined();
+    const switches = described.slice(1).map((d) => {
+      expect(d.ablationOf).toBe('doctree');
+      const c = d.config!['agent'] as Record<string, unknown>;
+      return [d.id, c['lanes'], c['expansion'], c['maxReplans'], c['router']];
+    });
+    expect(switches).toEqual([
+      ['doctree-sparse-only', 'sparse', true, 2, 'auto'],
+      ['doctree-dense-only', 'dense', true, 2, 'auto'],
+      ['doctree-no-expansion', 'both', false, 2, 'auto'],
+      ['doctree-no-replan', 'both', true, 0, 'auto'],
+      ['doctree-no-router', 'both', true, 2, 'single-template'],
+    ]);
+  });
+
+  it('answers with the DocTree agent: its answer, its ranked pages and its trace', async () => {
+    const [doctree, noRouter] = createEvalSystems(['doctree', 'doctree-no-router'], { config, context: context() });
+    const result = await doctree!.answer(await question('nw-employees'), { path: SAMPLE_PDF });
+    expect(result.answer).toMatchObject({ answer: 2140, answer_format: 'Int', pages: [1] });
+    expect(result.rankedPages[0]).toBe(1);
+    expect(result.llm).toEqual({ calls: 0, promptTokens: 0, completionTokens: 0 });
+    const route = result.answer.trace.events.find((e) => e.type === 'route');
+    expect(route?.data?.['router']).toBe('rules');
+    const ablated = await noRouter!.answer(await question('nw-employees'), { path: SAMPLE_PDF });
+    expect(ablated.answer.trace.events.find((e) => e.type === 'route')?.data?.['router']).toBe('none');
   });
 
   it('ranks the evidence page of a table question first and answers it from the evidence it read', async () => {

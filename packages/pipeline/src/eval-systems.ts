@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createChatClient, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
+import { createChatClient, DocTreeAgent, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
 import { BaseQaSystem, type AnswerRequestOptions, type PrepareRequest, type PrepareResult, type QaSystem, type QaSystemDescription, type SystemAnswer } from '@doctree/eval';
 import { estimateTokens } from '@doctree/index';
 import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@doctree/rag-baseline';
@@ -7,7 +7,17 @@ import { configSecrets, DocTreeError, type Answer, type AnswerReader, type ChatM
 import { EvalDocuments, recordedBuildMs, type EvalDocumentsOptions } from './eval-documents.js';
 
 /** Ids of the systems {@link createEvalSystems} knows, in report order. */
-export const EVAL_SYSTEM_IDS = ['rag', 'rag-hybrid', 'bm25-pages'] as const;
+export const EVAL_SYSTEM_IDS = [
+  'doctree',
+  'doctree-sparse-only',
+  'doctree-dense-only',
+  'doctree-no-expansion',
+  'doctree-no-replan',
+  'doctree-no-router',
+  'rag',
+  'rag-hybrid',
+  'bm25-pages',
+] as const;
 /** One of {@link EVAL_SYSTEM_IDS}. */
 export type EvalSystemId = (typeof EVAL_SYSTEM_IDS)[number];
 
@@ -82,6 +92,111 @@ function sharedConfig(context: EvalSystemContext): Record<string, unknown> {
  */
 function finalizeLike(answer: Answer): Answer {
   return finalizeAnswer({ read: { answer: answer.answer, answer_format: answer.answer_format, confidence: answer.confidence, support: answer.support }, trace: answer.trace });
+}
+
+/** The DocTree agent's switches an ablation turns off (see `DocTreeAgentOptions`). */
+export interface DocTreeAblation {
+  /** Retrieval lanes: `both` (default), `sparse` (no dense search) or `dense` (no keyword lanes). */
+  lanes?: 'both' | 'sparse' | 'dense';
+  /** Structure expansion of ranked hits. Default true. */
+  expansion?: boolean;
+  /** REPLAN passes after the first. Default `agent.max_replans` of the configuration. */
+  maxReplans?: number;
+  /** Router: `auto` (default: LLM router with an endpoint, else rules) or `single-template` (no router). */
+  router?: 'auto' | 'single-template';
+}
+
+/** Options of {@link DocTreeQaSystem}. */
+export interface DocTreeQaSystemOptions {
+  /** System id. Default `doctree`. */
+  id?: string;
+  /** Report label. Default `DocTree`. */
+  label?: string;
+  /** The switches this system turns off; an ablation has `ablationOf: 'doctree'`. Default none (the full system). */
+  ablation?: DocTreeAblation;
+  /** The id of the system this one ablates (reports group it there). Default none. */
+  ablationOf?: string;
+}
+
+/** The DocTree ablations {@link createEvalSystems} knows: id → label and switch. */
+export const DOCTREE_ABLATIONS: Readonly<Record<string, { label: string; ablation: DocTreeAblation }>> = {
+  'doctree-sparse-only': { label: 'DocTree − dense lanes (sparse only)', ablation: { lanes: 'sparse' } },
+  'doctree-dense-only': { label: 'DocTree − keyword lanes (dense only)', ablation: { lanes: 'dense' } },
+  'doctree-no-expansion': { label: 'DocTree − structure expansion', ablation: { expansion: false } },
+  'doctree-no-replan': { label: 'DocTree − REPLAN', ablation: { maxReplans: 0 } },
+  'doctree-no-router': { label: 'DocTree − router (single template)', ablation: { router: 'single-template' } },
+};
+
+/**
+ * The DocTree agent as an evaluated system: per document a `DocTreeAgent` over the document's index (the shared
+ * ingest and index of {@link EvalDocuments}), with the shared chat model (LLM router, reader and judger) or offline
+ * (rule router, extractive reader, rule judger), the configuration's `agent.max_replans` and `agent.ctx_tokens`, and
+ * an ablation's switches. `rankedPages` are the agent's (answer support, then the evidence pack, then ranked hits).
+ */
+export class DocTreeQaSystem extends BaseQaSystem {
+  readonly id: string;
+  readonly #context: EvalSystemContext;
+  readonly #options: DocTreeQaSystemOptions;
+  readonly #agents = new Map<string, { docDir: string; agent: DocTreeAgent }>();
+
+  constructor(context: EvalSystemContext, options: DocTreeQaSystemOptions = {}) {
+    super();
+    this.#context = context;
+    this.#options = options;
+    this.id = options.id ?? 'doctree';
+  }
+
+  /** The agent switches in effect. */
+  get switches(): Required<DocTreeAblation> {
+    const a = this.#options.ablation ?? {};
+    return { lanes: a.lanes ?? 'both', expansion: a.expansion ?? true, maxReplans: a.maxReplans ?? this.#context.config.agent.max_replans, router: a.router ?? 'auto' };
+  }
+
+  override describe(): QaSystemDescription {
+    const ablated = Object.keys(this.#options.ablation ?? {});
+    return {
+      label: this.#options.label ?? 'DocTree',
+      description: ablated.length === 0 ? 'DocTree agent: router, planner, ToolHub stages, observer, reader, judger, REPLAN' : `DocTree agent without: ${ablated.join(', ')}`,
+      ...(this.#options.ablationOf !== undefined ? { ablationOf: this.#options.ablationOf } : {}),
+      config: { ...sharedConfig(this.#context), system: 'doctree', agent: this.switches },
+    };
+  }
+
+  async #agent(path: string, signal: AbortSignal | undefined): Promise<DocTreeAgent> {
+    const prepared = await this.#context.documents.prepare(path, signal);
+    const cached = this.#agents.get(path);
+    if (cached !== undefined && cached.docDir === prepared.docDir && cached.agent.index === prepared.index) return cached.agent;
+    const { lanes, expansion, maxReplans, router } = this.switches;
+    const { chat, config, secrets } = this.#context;
+    const agent = new DocTreeAgent({
+      index: prepared.index,
+      ...(chat ? { chat } : { reader: this.#context.reader }),
+      router: router === 'single-template' ? 'single-template' : chat ? 'auto' : 'rules',
+      lanes,
+      expansion,
+      maxReplans,
+      ctxTokens: config.agent.ctx_tokens,
+      secrets,
+    });
+    this.#agents.set(path, { docDir: prepared.docDir, agent });
+    return agent;
+  }
+
+  protected override async _prepare(doc: PrepareRequest): Promise<PrepareResult> {
+    const prepared = await this.#context.documents.prepare(doc.path, doc.signal);
+    return { buildMs: recordedBuildMs(prepared.manifest.timings_ms) };
+  }
+
+  protected async _answer(question: Question, options: AnswerRequestOptions): Promise<SystemAnswer> {
+    const agent = await this.#agent(options.path, options.signal);
+    const run = await agent.ask(question.question, options.signal ? { signal: options.signal } : {});
+    return {
+      answer: run.answer,
+      rankedPages: run.rankedPages,
+      latencyMs: run.usage.latencyMs,
+      llm: { calls: run.usage.llmCalls, promptTokens: run.usage.promptTokens, completionTokens: run.usage.completionTokens },
+    };
+  }
 }
 
 /** Options of {@link RagQaSystem}. */
@@ -288,8 +403,10 @@ export class Bm25PagesQaSystem extends BaseQaSystem {
 export type CreateEvalSystemsOptions = EvalSystemsOptions;
 
 /**
- * Creates the named evaluation systems over one shared context (documents, reader, router): `rag`, `rag-hybrid`
- * and `bm25-pages`.
+ * Creates the named evaluation systems over one shared context (documents, reader, router): `doctree` (the agent),
+ * its ablations `doctree-sparse-only`, `doctree-dense-only`, `doctree-no-expansion`, `doctree-no-replan` and
+ * `doctree-no-router` (each with `ablationOf: 'doctree'`), `rag` (dense chunks), `rag-hybrid` (dense + BM25 chunks)
+ * and `bm25-pages` (the BM25-over-pages reference).
  *
  * @example
  * ```ts
@@ -315,6 +432,12 @@ export function createEvalSystems(ids: readonly string[], options: CreateEvalSys
         return new RagQaSystem(context, { hybrid: true });
       case 'bm25-pages':
         return new Bm25PagesQaSystem(context);
+      case 'doctree':
+        return new DocTreeQaSystem(context);
+      default: {
+        const ablation = DOCTREE_ABLATIONS[id]!;
+        return new DocTreeQaSystem(context, { id, label: ablation.label, ablation: ablation.ablation, ablationOf: 'doctree' });
+      }
     }
   });
 }

@@ -40,28 +40,29 @@ describe('doctree eval', () => {
 
   it('evaluates with --limit, prints the summary table, and a rerun without --limit resumes instead of starting over', async () => {
     const first = captureIo(dir, true);
-    expect(await run(['eval', '--questions', 'set/questions.jsonl', '--systems', 'rag,bm25-pages', '--out', 'out', '--limit', '2'], first)).toBe(0);
-    expect(first.out).toMatch(/^set\/questions: 2 questions, 2 systems\nSystem\s+R@1\s+R@3\s+R@5\s+R@10\s+MRR\s+Accuracy\s+F1\s+p50\s+p95\s+Build\s+Errors\n/);
+    expect(await run(['eval', '--questions', 'set/questions.jsonl', '--systems', 'doctree,rag,bm25-pages', '--out', 'out', '--limit', '2'], first)).toBe(0);
+    expect(first.out).toMatch(/^set\/questions: 2 questions, 3 systems\nSystem\s+R@1\s+R@3\s+R@5\s+R@10\s+MRR\s+Accuracy\s+F1\s+p50\s+p95\s+Build\s+Errors\n/);
+    expect(first.out).toMatch(/\nDocTree\s+\d/);
     expect(first.out).toMatch(/\nRAG \(dense chunks\)\s+\d/);
     expect(first.out).toMatch(/\nBM25 over pages \(reference\)\s+\d/);
-    expect(first.out).toContain('4 answered now, 0 taken over from an earlier run.');
+    expect(first.out).toContain('6 answered now, 0 taken over from an earlier run.');
     expect(first.out).toContain(`Report: ${join(dir, 'out', 'report.md')}`);
     // Progress is drawn on the terminal (stderr), the table goes to stdout.
-    expect(first.err).toMatch(/rag \[1\/2\] .* 2\/2/);
-    expect(lines(join(dir, 'out', 'predictions.jsonl'))).toHaveLength(4);
+    expect(first.err).toMatch(/doctree \[1\/3\] .* 2\/2/);
+    expect(lines(join(dir, 'out', 'predictions.jsonl'))).toHaveLength(6);
     expect(existsSync(join(dir, 'out', 'report.html'))).toBe(true);
     expect(existsSync(join(dir, 'data', 'eval', 'northwind-annual-report-2023', 'rag', 'manifest.json'))).toBe(true);
 
     // "Interrupted" after two questions: the same command without --limit answers only the four missing ones per system.
     const second = captureIo(dir);
-    expect(await run(['eval', '--questions', 'set/questions.jsonl', '--systems', 'rag,bm25-pages', '--out', 'out', '--json'], second)).toBe(0);
+    expect(await run(['eval', '--questions', 'set/questions.jsonl', '--systems', 'doctree,rag,bm25-pages', '--out', 'out', '--json'], second)).toBe(0);
     const report = JSON.parse(second.out);
-    expect(report).toMatchObject({ answered: 8, resumed: 4, metrics: { n_questions: 6 } });
-    expect(report.metrics.systems.map((m: { system: string }) => m.system)).toEqual(['rag', 'bm25-pages']);
+    expect(report).toMatchObject({ answered: 12, resumed: 6, metrics: { n_questions: 6 } });
+    expect(report.metrics.systems.map((m: { system: string }) => m.system)).toEqual(['doctree', 'rag', 'bm25-pages']);
     expect(second.err).toBe('');
     const predictions = lines(join(dir, 'out', 'predictions.jsonl')).map((l) => JSON.parse(l) as { id: string; system: string });
-    expect(predictions).toHaveLength(12);
-    expect(new Set(predictions.map((p) => `${p.system}/${p.id}`)).size).toBe(12);
+    expect(predictions).toHaveLength(18);
+    expect(new Set(predictions.map((p) => `${p.system}/${p.id}`)).size).toBe(18);
     // The unanswerable question is scored, and the evidence page of the employees question is ranked first by BM25.
     const bm25 = predictions.find((p) => p.system === 'bm25-pages' && p.id === 'nw-employees') as unknown as { ranked_pages: number[] };
     expect(bm25.ranked_pages[0]).toBe(1);
