@@ -6,6 +6,8 @@ import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
 import { ingestCommand } from './commands/ingest.js';
 import { indexCommand } from './commands/index-command.js';
 import { EVAL_USAGE, evalCli } from './commands/eval.js';
+import { ASK_USAGE, askCli } from './commands/ask.js';
+import { TRACE_USAGE, traceCli } from './commands/trace.js';
 
 const HELP = `doctree - explainable question answering over long PDFs
 
@@ -17,7 +19,7 @@ Usage:
                  [--out DIR] [--json]
                  Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
                  first (cached by content hash). A no-op when the document and the configuration are unchanged
-${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
+${ASK_USAGE}${TRACE_USAGE}${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
 
 Global options:
   --config FILE   configuration file (default: ./doctree.config.json when present)
@@ -105,6 +107,14 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       }
       case 'eval': {
         await evalCli(io, rest);
+        return 0;
+      }
+      case 'ask': {
+        await askCli(io, rest);
+        return 0;
+      }
+      case 'trace': {
+        await traceCli(io, rest);
         return 0;
       }
       default:

@@ -17,7 +17,8 @@ export interface IndexCommandOptions {
 
 const kb = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`);
 
-function progressText(event: PrepareProgress): string {
+/** One progress line of preparing a document (ingest, index, load), shared by `doctree index` and `doctree ask`. */
+export function progressText(event: PrepareProgress): string {
   switch (event.stage) {
     case 'ingest':
       return event.event.stage === 'adapt' ? `[ingest] page ${event.event.done}/${event.event.total}` : `[ingest] ${event.event.stage}`;

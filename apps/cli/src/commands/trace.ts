@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DocTreeError, TraceSchema, formatIssues, type Trace } from '@doctree/schema';
+import { formatToolCallReplay, replayToolCalls, type ReplayedToolCall } from '@doctree/toolhub';
+import type { CliIo } from '../cli-context.js';
+
+/** Usage lines of `doctree trace` (part of the CLI help). */
+export const TRACE_USAGE = `  doctree trace <trace.json> [--json]
+                 Replay a trace written by \`doctree ask --trace\`: the tool calls in order with their hits
+`;
+
+/** What `doctree trace` replays. */
+export interface TraceReplay {
+  trace: Trace;
+  calls: ReplayedToolCall[];
+}
+
+/** Reads and validates a `doctree.trace` file. */
+export async function readTraceFile(path: string): Promise<Trace> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new DocTreeError('INPUT_NOT_FOUND', 'cannot read the trace file', { file: path, cause });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new DocTreeError('SCHEMA_INVALID', `the trace file is not JSON: ${(cause as Error).message.replace(/\s+/g, ' ').slice(0, 160)}`, { file: path, cause, hint: 'Pass the file written by `doctree ask --trace out.json`.' });
+  }
+  const parsed = TraceSchema.safeParse(value);
+  if (!parsed.success) throw new DocTreeError('SCHEMA_INVALID', `not a doctree.trace v1 document: ${formatIssues(parsed.error)}`, { file: path, hint: 'Pass the file written by `doctree ask --trace out.json`.' });
+  return parsed.data;
+}
+
+/** Human-readable replay: the question, the totals, then the tool calls in order with their hits. */
+export function formatTraceReplay(replay: TraceReplay): string {
+  const { trace, calls } = replay;
+  const llm = trace.mode === 'offline' ? 'offline' : `llm ${trace.llm.calls} call(s), ${trace.llm.prompt_tokens} + ${trace.llm.completion_tokens} tokens`;
+  const head = [
+    `Question: ${trace.question}`,
+    `Document: ${trace.doc_id} · ${trace.started_at} · ${llm} · ${trace.replans} replan(s) · ${calls.length} tool call(s)`,
+    '',
+  ];
+  return `${head.join('\n')}${formatToolCallReplay(calls, { hitsPerCall: 5 })}\n`;
+}
+
+/** Parses the arguments of `doctree trace` and replays the file. */
+export async function traceCli(io: CliIo, args: readonly string[]): Promise<TraceReplay> {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: { json: { type: 'boolean' } } }) as {
+      values: Record<string, string | boolean | undefined>;
+      positionals: string[];
+    });
+  } catch (cause) {
+    throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: `Usage:\n${TRACE_USAGE}` });
+  }
+  if (positionals.length !== 1) throw new DocTreeError('USAGE', 'trace takes exactly one trace file', { hint: `Usage:\n${TRACE_USAGE}` });
+  const trace = await readTraceFile(resolve(io.cwd, positionals[0]!));
+  const replay = { trace, calls: replayToolCalls(trace) };
+  io.stdout(values['json'] ? `${JSON.stringify(replay.calls, null, 2)}\n` : formatTraceReplay(replay));
+  return replay;
+}
