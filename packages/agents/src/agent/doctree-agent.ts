@@ -406,8 +406,13 @@ export class DocTreeAgent {
       if (better(pass, best)) best = pass;
 
       // REPLAN?
+      // REPLAN when the judger asks for other evidence (time, support, evidence failures), or when nothing was found
+      // and coverage stayed below the gate. A `fallback` verdict (format, unit, entailment) was answered by the
+      // fallback reader above; more of the same evidence would not fix it, so it replans only when the plan can
+      // switch to another reading of the question (a `switch_template` fallback).
       const lowCoverage = current.result.answer_format === 'None' && retrieval.coverage < plan.coverage_gate;
-      const wantsReplan = verdict ? verdict.action !== 'accept' || lowCoverage : lowCoverage;
+      const canSwitch = plan.fallbacks.some((f) => typeof f.action['switch_template'] === 'string' && f.action['switch_template'] !== plan.template);
+      const wantsReplan = verdict?.action === 'replan' || (verdict?.action === 'fallback' && canSwitch) || lowCoverage;
       if (!wantsReplan || attempt >= maxReplans) break;
       const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools });
       trace.record({

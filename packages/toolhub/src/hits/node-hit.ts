@@ -35,7 +35,10 @@ export const SNIPPET_CHARS = 240;
 
 /** Collapses whitespace and cuts text to `max` characters at a word boundary (with `…`). */
 export function shorten(text: string, max = SNIPPET_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Collapsing a long prefix gives the same first `max` characters as collapsing the whole text (big tables, long
+  // sections), at a fraction of the cost; the whole text is used when the prefix collapses to too little.
+  const prefix = text.length > max * 4 ? text.slice(0, max * 4).replace(/\s+/g, ' ').trimStart() : undefined;
+  const flat = prefix !== undefined && prefix.length > max + 1 ? prefix : text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');

@@ -145,6 +145,48 @@ export interface Coverage {
 }
 
 /**
+ * Evidence text, term frequencies and tokens of a node under packing options, cached per navigator (every stage and
+ * question of a document packs many of the same candidates).
+ */
+interface Packable {
+  text: string;
+  tf: ReturnType<typeof termFrequencies>;
+  tokens: number;
+}
+const PACKABLE = new WeakMap<DocNavigator, Map<string, Packable>>();
+/** Most cached evidence texts per navigator (the cache starts over beyond it). */
+const PACKABLE_MAX = 20_000;
+
+function packable(nav: DocNavigator, node: DocTreeNode, attach: ReadonlySet<string>, tableRows: number, sectionTokens: number, chunkId: string | undefined): Packable {
+  let cache = PACKABLE.get(nav);
+  if (!cache) PACKABLE.set(nav, (cache = new Map()));
+  const key = `${node.node_id}\u0000${[...attach].sort().join(',')}\u0000${tableRows}\u0000${sectionTokens}\u0000${chunkId ?? ''}`;
+  let found = cache.get(key);
+  if (!found) {
+    const text = evidenceText(nav, node, attach, { tableRows, sectionTokens, ...(chunkId ? { chunkId } : {}) });
+    found = { text, tf: termFrequencies(text), tokens: estimateTokens(text) };
+    if (cache.size >= PACKABLE_MAX) cache.clear();
+    cache.set(key, found);
+  }
+  return found;
+}
+
+/** Analysed terms of evidence texts, cached per navigator (coverage is measured on every pack). */
+const TEXT_TERMS = new WeakMap<DocNavigator, Map<string, ReadonlySet<string>>>();
+
+function textTerms(nav: DocNavigator, text: string): ReadonlySet<string> {
+  let cache = TEXT_TERMS.get(nav);
+  if (!cache) TEXT_TERMS.set(nav, (cache = new Map()));
+  let terms = cache.get(text);
+  if (!terms) {
+    terms = new Set(analyzeText(text));
+    if (cache.size >= PACKABLE_MAX) cache.clear();
+    cache.set(text, terms);
+  }
+  return terms;
+}
+
+/**
  * How much of the needs a set of evidence items shows: an object is covered by an item that is (or captions) the
  * labelled node or names the label; a unit by an item whose text or node carries it; a year by an item mentioning it;
  * a keyword when one item holds all its terms (two thirds for phrases of four terms or more); a page by an item on it.
@@ -160,7 +202,7 @@ export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[
       item,
       node,
       lower: item.text.toLowerCase(),
-      terms: new Set(analyzeText(item.text)),
+      terms: textTerms(nav, item.text),
       units: new Set([...findUnits(item.text), ...(surface?.units ?? [])]),
     };
   });
@@ -211,8 +253,8 @@ export function packEvidence(nav: DocNavigator, candidates: readonly Hit[], opti
     .map((hit) => {
       const node = nav.node(hit.node_id)!;
       const record = typeof hit.extra['record_id'] === 'string' ? (hit.extra['record_id'] as string) : undefined;
-      const text = evidenceText(nav, node, attach, { tableRows: o.tableRows, sectionTokens: o.sectionTokens, ...(record && /#c[0-9]+$/.test(record) ? { chunkId: record } : {}) });
-      return { hit, node, text, tf: termFrequencies(text), tokens: estimateTokens(text) };
+      const chunkId = record && /#c[0-9]+$/.test(record) ? record : undefined;
+      return { hit, node, ...packable(nav, node, attach, o.tableRows, o.sectionTokens, chunkId) };
     })
     .filter((c) => c.text.length > 0);
   const top = Math.max(0, ...pool.map((c) => hitScore(c.hit)));

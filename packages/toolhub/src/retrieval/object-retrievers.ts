@@ -1,7 +1,7 @@
 import type { DocTreeNode, Hit, RetrieveRequest } from '@doctree/schema';
 import { BaseRetriever, analyzeQuery, findUnits, findYears } from '@doctree/index';
 import type { BaseRetrieverOptions, DocIndex } from '@doctree/index';
-import { FIGURE_ROLES, navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
+import { FIGURE_ROLES, navigatorFor, type DocNavigator, type NodeSurface } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
 import { findLabels } from './query-signals.js';
 
@@ -96,6 +96,11 @@ function share<T>(wanted: readonly T[], have: ReadonlySet<T>): number {
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
+/** The `k` best by score, ties in input order (the order the base retriever's stable sort keeps). */
+function bestK<T extends { score: number }>(scored: readonly T[], k: number): T[] {
+  return [...scored].sort((a, b) => b.score - a.score).slice(0, k);
+}
+
 function candidates(nav: DocNavigator, roles: readonly string[], request: RetrieveRequest): DocTreeNode[] {
   const pages = request.pageIdx && request.pageIdx.length > 0 ? new Set(request.pageIdx) : undefined;
   const allowed = request.roles && request.roles.length > 0 ? new Set(request.roles) : undefined;
@@ -137,7 +142,7 @@ export class TableRetriever extends BaseRetriever {
     const units = [...new Set([...findUnits(request.query), ...(this.#signals.units ?? [])])];
     const labelTargets = new Set([...findLabels(request.query), ...(this.#signals.labels ?? [])].map((l) => this.#nav.resolveLabel(l)).filter(Boolean));
     const w = this.#weights;
-    const hits: Hit[] = [];
+    const scored: Array<{ node: DocTreeNode; score: number; features: Record<string, number>; surface: NodeSurface }> = [];
     for (const node of nodes) {
       const surface = this.#nav.surface(node);
       const features = {
@@ -149,7 +154,11 @@ export class TableRetriever extends BaseRetriever {
         label: labelTargets.has(node.node_id) ? 1 : 0,
       };
       const score = w.bm25 * features.bm25 + w.dense * features.dense + w.schema * features.schema + w.year * features.year + w.unit * features.unit + w.label * features.label;
-      if (score <= 0) continue;
+      if (score > 0) scored.push({ node, score, features, surface });
+    }
+    // Hits (snippets, table grids) only for the best k: the base retriever keeps no more.
+    const hits: Hit[] = [];
+    for (const { node, score, features, surface } of bestK(scored, request.k)) {
       const grid = this.#nav.table(node);
       const record = this.#nav.coarseRecordOf(node);
       hits.push(
@@ -205,7 +214,7 @@ export class ChartRetriever extends BaseRetriever {
     const labelTargets = new Set([...findLabels(request.query), ...(this.#signals.labels ?? [])].map((l) => this.#nav.resolveLabel(l)).filter(Boolean));
     const wanted = this.#chartType ?? (CHART_WORDS.test(request.query) ? 'statistical' : undefined);
     const w = this.#weights;
-    const hits: Hit[] = [];
+    const scored: Array<{ node: DocTreeNode; score: number; features: Record<string, number>; chartType: string; record: ReturnType<DocNavigator['coarseRecordOf']> }> = [];
     for (const node of nodes) {
       const record = this.#nav.coarseRecordOf(node);
       const chartType = record?.filters.chart_type ?? (node.role === 'chart' ? 'statistical' : 'image');
@@ -217,7 +226,10 @@ export class ChartRetriever extends BaseRetriever {
         chart_type: wanted !== undefined && wanted === chartType ? 1 : 0,
       };
       const score = w.bm25 * features.bm25 + w.dense * features.dense + w.caption * features.caption + w.label * features.label + w.chart_type * features.chart_type;
-      if (score <= 0) continue;
+      if (score > 0) scored.push({ node, score, features, chartType, record });
+    }
+    const hits: Hit[] = [];
+    for (const { node, score, features, chartType, record } of bestK(scored, request.k)) {
       const caption = this.#nav.captionOf(node)?.text;
       hits.push(
         nodeHit(this.#nav, node, {
