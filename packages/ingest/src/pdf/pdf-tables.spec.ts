@@ -86,6 +86,22 @@ describe('findTables with rules', () => {
   });
 });
 
+describe('findTables across partitions', () => {
+  it('keeps a statement whole when a gutter test split its label column from its amounts', () => {
+    const labels = ['Balance at January 1', 'Net loss', 'Share-based compensation', 'Treasury shares issued', 'Balance at December 31'];
+    const lines = labels.flatMap((label, i) => {
+      const y = 100 + 12 * i;
+      return [line([span(label, 20, y), amount(`${5 + i},061`, 170, y)]), line([amount(`${i + 1},200`, 330, y), amount(`(${i + 2}00)`, 400, y), amount(`${i + 3},500`, 470, y)])];
+    });
+    const left = lines.filter((l) => l.bbox[0] < 250);
+    const right = lines.filter((l) => l.bbox[0] >= 250);
+    const tables = findTables(lines, [], { partitions: [left, right] });
+    expect(tables).toHaveLength(1);
+    expect(tables[0]!.rows.map((r) => r[0])).toEqual(labels);
+    expect(tables[0]!.rows[0]!.filter((c) => c !== '')).toHaveLength(5);
+  });
+});
+
 describe('peelTitleRows', () => {
   const statement = (): PdfTableRegion => {
     const title = line([span('The Boeing Company and Subsidiaries', 200, 100)]);

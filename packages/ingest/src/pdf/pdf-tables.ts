@@ -1010,6 +1010,28 @@ export function peelTitleRows(table: PdfTableRegion): PdfTableRegion {
   return { ...table, rows, headerRows, bbox: [table.bbox[0], round2(Math.min(top, restTop)), table.bbox[2], table.bbox[3]], lines: rest };
 }
 
+/**
+ * Borderless tables of a page read in partitions (the columns of a two-column page). A statement whose
+ * label column a gutter test took for a column of its own would come out without its labels: a table
+ * found on the whole page replaces the partition tables it holds entirely, when it has more lines.
+ */
+function borderlessAcrossPartitions(lines: readonly PdfLine[], partitions: ReadonlyArray<readonly PdfLine[]>): PdfTableRegion[] {
+  const parts = partitions.flatMap((part) => findBorderlessTables(part));
+  if (partitions.length < 2) return parts;
+  const whole = findBorderlessTables(lines);
+  const out = [...parts];
+  for (const table of whole) {
+    const held = out.filter((t) => boxesOverlap(t.bbox, table.bbox));
+    if (held.length === 0) continue;
+    const lineSet = new Set(table.lines);
+    const covered = held.every((t) => t.lines.every((l) => lineSet.has(l)));
+    if (!covered || table.lines.length <= held.reduce((n, t) => n + t.lines.length, 0)) continue;
+    for (const t of held) out.splice(out.indexOf(t), 1);
+    out.push(table);
+  }
+  return out;
+}
+
 /** Options of {@link findTables}. */
 export interface FindTablesOptions {
   /** Line groups read separately by the borderless detector (the columns of a two-column page); all lines by default. */
@@ -1034,7 +1056,7 @@ export function findTables(lines: readonly PdfLine[], rules: readonly PdfRule[],
     }
   };
   // Amount columns are the surest sign of a table; rule stacks then catch tables of words.
-  for (const part of options.partitions ?? [lines]) add(findBorderlessTables(free(part)));
+  add(borderlessAcrossPartitions(free(lines), (options.partitions ?? [lines]).map(free)));
   const ruleSet = findRuleSetTables(
     merged.filter((r) => !grid.used.has(r) && !tables.some((t) => insideBox(ruleBox(r), t.bbox))),
     free(lines),
