@@ -130,7 +130,7 @@ export interface AgentUsage {
 export interface AgentRun {
   /** The answer (`--json` prints exactly this), its trace included. */
   answer: Answer;
-  /** 1-based pages, unique, best first: the answer's pages, then the evidence pack's, then the ranked hits' (recall@k). */
+  /** 1-based pages, unique, best first: the answer's pages, then the ranked hits', then the evidence pack's (recall@k). */
   rankedPages: number[];
   decision: RouterDecision;
   /** The plan of the pass whose answer was kept. */
@@ -587,15 +587,20 @@ function llmTotals(trace: TraceRecorder): { totals: Trace['llm']; errors: string
   return { totals: { calls, prompt_tokens: prompt, completion_tokens: completion, cost_usd: cost }, errors };
 }
 
-/** 1-based pages, best first: the answer's support, then the evidence pack, then the ranked hits and candidates. */
+/**
+ * 1-based pages, best first: the answer's support, then the ranked hits (the retrieval's relevance order, fused
+ * across stages), then the evidence pack and the expanded candidates. The pack comes after the hits because its order
+ * is not a relevance ranking: MMR trades relevance for diversity, and structure expansion adds neighbours of the hits
+ * as context for the reader (they stay in the ranking, after the pages the retrieval ranked).
+ */
 export function rankedPages(answer: Pick<Answer, 'support'>, retrieval: Pick<PlanRetrieval, 'pack' | 'hits' | 'candidates'>): number[] {
   const out: number[] = [];
   const add = (page: number): void => {
     if (Number.isInteger(page) && page >= 1 && !out.includes(page)) out.push(page);
   };
   for (const s of answer.support) add(s.page);
-  for (const item of retrieval.pack.items) add(item.page);
   for (const hit of retrieval.hits) add(pageFromIndex(hit.page_idx));
+  for (const item of retrieval.pack.items) add(item.page);
   for (const hit of retrieval.candidates) add(pageFromIndex(hit.page_idx));
   return out;
 }
