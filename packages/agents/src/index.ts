@@ -39,7 +39,7 @@ export { BASE_PLANNER_DEFAULTS, BasePlanner, checkPlan } from './planner/base-pl
 export type { BasePlannerOptions, CheckPlanOptions, PlannerFallback, PlanOptions, PlanOutcome, PlanRecord } from './planner/base-planner.js';
 export { PLAN_TEMPLATES } from './planner/plan-templates.js';
 export type { PlanInput, TemplateSettings } from './planner/plan-templates.js';
-export { TEMPLATE_PLANNER_DEFAULTS, TemplatePlanner } from './planner/template-planner.js';
+export { TEMPLATE_PLANNER_DEFAULTS, TemplatePlanner, blankDecision } from './planner/template-planner.js';
 export type { TemplatePlannerOptions } from './planner/template-planner.js';
 export { REPLAN_DEFAULTS, replan } from './planner/replan.js';
 export type { ReplanFeedback, ReplanOptions, ReplanResult } from './planner/replan.js';
@@ -52,7 +52,7 @@ export type { TextObserverOptions } from './observer/text-observer.js';
 export { OBSERVER_DEFAULTS, Observer, observe } from './observer/observe.js';
 export type { ObserverOptions } from './observer/observe.js';
 export type { NodeObserver, ObservableIndex, ObserveContext, ObserveWarning } from './observer/observer-types.js';
-export { ensureArrayBufferTransfer, PDF_REGION_RENDERER_DEFAULTS, PdfRegionRenderer } from './observer/page-region-renderer.js';
+export { PDF_REGION_RENDERER_DEFAULTS, PdfRegionRenderer } from './observer/page-region-renderer.js';
 export type { PdfRegionRendererOptions, RegionRenderer, RenderedRegion, RenderRegionRequest } from './observer/page-region-renderer.js';
 export { structureTable } from './observer/table-structure.js';
 export type { StructuredTable, StructureTableOptions } from './observer/table-structure.js';

@@ -31,3 +31,4 @@ export type { RetrieveRequest, Retriever } from "./interfaces/retriever.js";
 export type { ChatMessage, ChatRequest, ChatReply, ChatModelClient } from "./interfaces/chat-model.js";
 export type { ToolOutput, ToolCard } from "./interfaces/tool-card.js";
 export type { AnswerReader, ReadRequest, ReadResult } from "./interfaces/answer-reader.js";
+export { ensureArrayBufferTransfer } from "./pdf-runtime.js";

@@ -67,12 +67,12 @@ export {
 export type { DiversifyOptions, RerankContext, RerankFeature, RerankIntent, RerankOptions, RerankWeights } from './fusion/feature-rerank.js';
 export { PACK_ATTACHMENTS, PACK_DEFAULTS, PackArgsSchema, computeCoverage, evidenceText, needList, needsFromDecision, packEvidence, packMmrKnapsackCard } from './pack/mmr-knapsack.js';
 export type { Coverage, PackArgs, PackAttachment, PackNeeds, PackOptions } from './pack/mmr-knapsack.js';
-export { SCALE_MULTIPLIERS, findCurrency, findScale, parseNumberText, scaleFromWord } from './table/number-text.js';
-export type { ParsedNumber, Scale } from './table/number-text.js';
+export { SCALE_MULTIPLIERS, currencyFromWord, findCurrency, findScale, parseNumberText, scaleFromWord } from './table/number-text.js';
+export type { NumberTextOptions, ParsedNumber, Scale } from './table/number-text.js';
 export { HTML_TABLE_LIMITS, decodeEntities, parseHtmlTable } from './table/html-table.js';
 export type { HtmlTableGrid } from './table/html-table.js';
-export { readTable, tableGridToMarkdown } from './table/table-reader.js';
-export type { ReadTableOptions, TableGrid } from './table/table-reader.js';
+export { headerColumns, readTable, tableCells, tableGridToMarkdown } from './table/table-reader.js';
+export type { ReadTableOptions, TableCells, TableGrid } from './table/table-reader.js';
 export { EXTRACT_CELLS_DEFAULTS, ExtractColumnArgsSchema, extractCells, extractColumnCard, findTable } from './extract/extract-column.js';
 export type { ExtractCellsOptions, ExtractColumnArgs, ExtractColumnData, ExtractedCell } from './extract/extract-column.js';
 export { HeadingFirstArgsSchema, extractHeadingFirstCard, findFirst, listItems } from './extract/extract-heading-first.js';

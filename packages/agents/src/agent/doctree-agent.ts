@@ -11,7 +11,7 @@ import { Observer, type ObserverOptions } from '../observer/observe.js';
 import type { BasePlanner } from '../planner/base-planner.js';
 import { PLANNER_TOOL_IDS, type PlanFlag } from '../planner/plan-vocabulary.js';
 import { replan } from '../planner/replan.js';
-import { TemplatePlanner } from '../planner/template-planner.js';
+import { blankDecision, TemplatePlanner } from '../planner/template-planner.js';
 import { ExtractiveReader } from '../reader/extractive-reader.js';
 import { LlmReader } from '../reader/llm-reader.js';
 import type { BaseRouter } from '../router/base-router.js';
@@ -161,20 +161,6 @@ interface Pass {
 
 const READER_ID = 'reader.answer';
 const JUDGER_ID = 'judger.verify';
-
-/** The decision of the "no router" ablation: nothing but the lookup type. */
-function blankDecision(): RouterDecision {
-  return {
-    query_type: 'lookup',
-    candidates: [{ type: 'lookup', score: 1 }],
-    signals: { page_hints: [], objects: [], units: [], years: [], operations: [], expected_format: null, keywords: [], entities: [] },
-    risk: { level: 'medium', reasons: ['no router (ablation)'] },
-    constraints: [],
-    sub_questions: [],
-    confidence: 0,
-    source: 'rules',
-  };
-}
 
 /** Better of two passes: a passing verdict first, then the higher confidence (an answer over `Not answerable` on ties). */
 function better(a: Pass, b: Pass | undefined): boolean {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { DocTreeError, type BBox } from '@doctree/schema';
+import { DocTreeError, ensureArrayBufferTransfer, type BBox } from '@doctree/schema';
 
 /** What to render: a region of one PDF page. */
 export interface RenderRegionRequest {
@@ -43,25 +43,6 @@ export const PDF_REGION_RENDERER_DEFAULTS = { cacheSize: 2, maxSidePx: 1600 } as
 type UnpdfModule = typeof import('unpdf');
 type CanvasModule = typeof import('@napi-rs/canvas');
 type PdfProxy = Awaited<ReturnType<UnpdfModule['getDocumentProxy']>>;
-
-/**
- * pdf.js (through unpdf) needs `ArrayBuffer.prototype.transferToFixedLength`, which Node 20 lacks. `@doctree/ingest`
- * has the same shim (`ensurePdfRuntime`); agents cannot import ingest, so the few lines live here too.
- */
-export function ensureArrayBufferTransfer(): void {
-  const proto = ArrayBuffer.prototype as ArrayBuffer & { transferToFixedLength?: (length?: number) => ArrayBuffer };
-  if (typeof proto.transferToFixedLength === 'function') return;
-  Object.defineProperty(ArrayBuffer.prototype, 'transferToFixedLength', {
-    configurable: true,
-    writable: true,
-    value: function transferToFixedLength(this: ArrayBuffer, length?: number): ArrayBuffer {
-      const size = length ?? this.byteLength;
-      const copy = new ArrayBuffer(size);
-      new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(size, this.byteLength)));
-      return copy;
-    },
-  });
-}
 
 async function loadCanvas(): Promise<CanvasModule> {
   try {

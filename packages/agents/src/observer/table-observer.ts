@@ -1,5 +1,5 @@
 import type { DocTreeNode, Observation } from '@doctree/schema';
-import { parseHtmlTable } from '@doctree/toolhub';
+import { tableCells } from '@doctree/toolhub';
 import { anchorSpan, cutAtWord, nodeBBox, nodePage } from './node-anchors.js';
 import type { NodeObserver, ObservableIndex, ObserveContext } from './observer-types.js';
 import { structureTable } from './table-structure.js';
@@ -20,9 +20,9 @@ const MAX_TEXT_CHARS = 16_000;
 
 /**
  * Parses a table node into columns and body rows with a unit per column and the table's scale (`(Millions)`,
- * `in thousands`), plus a Markdown preview. Reads the grid the ingester stored (`table.rows`), else the HTML
- * `table_body` (`parseHtmlTable` of `@doctree/toolhub`: rowspan/colspan, multi-row headers), else the node's ` | `-separated
- * text. The payload keeps the table's canonical text and its span so that answers can cite exact rows.
+ * `in thousands`), plus a Markdown preview. Reads the grid with `tableCells` of `@doctree/toolhub` (the rows the
+ * ingester stored, else the HTML `table_body` with rowspan/colspan and multi-row headers, else the ` | `-separated
+ * text). The payload keeps the table's canonical text and its span so that answers can cite exact rows.
  */
 export class TableObserver implements NodeObserver {
   private readonly options: Required<TableObserverOptions>;
@@ -40,14 +40,10 @@ export class TableObserver implements NodeObserver {
   /** Observes one table node. */
   async observe(node: DocTreeNode, index: ObservableIndex, _context?: ObserveContext): Promise<Observation> {
     const { view, tree } = index;
-    let grid: string[][] = node.table?.rows ?? [];
-    let headerRows = node.table?.rows ? (node.table.header_rows ?? 0) : 0;
-    if (grid.length === 0 && node.table?.html) {
-      const parsed = parseHtmlTable(node.table.html);
-      grid = parsed.rows;
-      headerRows = parsed.headerRows;
-    }
-    if (grid.length === 0 && node.text) grid = node.text.split('\n').map((line) => line.split(' | '));
+    // The stored grid (ingested rows, else the HTML, else the ` | ` text); header rows only where the producer declared them.
+    const cells = tableCells(node);
+    const grid = cells.rows;
+    const headerRows = cells.source === 'text' ? 0 : (cells.headerRows ?? 0);
     const caption = node.caption_id ? view.node(node.caption_id)?.text : undefined;
     const context = this.context(node, index);
     const table = structureTable(grid, {

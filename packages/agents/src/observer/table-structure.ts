@@ -1,3 +1,4 @@
+import { headerColumns, tableGridToMarkdown } from '@doctree/toolhub';
 import { findStatedScale, isYearLike, parseNumberCell, type Scale } from '../reader/numbers.js';
 
 /** A table as the reader consumes it: labelled columns, body rows, a unit per column and the stated scale. */
@@ -93,13 +94,10 @@ function columnUnit(header: string, body: readonly string[]): string | null {
   return null;
 }
 
+/** ToolHub's Markdown of the grid (every column labelled, even by an empty header), then the note. */
 function markdownTable(columns: readonly string[], rows: readonly string[][], note?: string): string {
-  if (columns.length === 0) return '';
-  const cell = (t: string): string => t.replace(/\|/g, '\\|');
-  const line = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-  const out = [line(columns), line(columns.map(() => '---')), ...rows.map(line)];
-  if (note) out.push(note);
-  return out.join('\n');
+  const table = tableGridToMarkdown({ columns: [...columns], body: rows.map((r) => [...r]), headerRows: 1 });
+  return table && note ? `${table}\n${note}` : table;
 }
 
 /**
@@ -137,14 +135,10 @@ export function structureTable(grid: readonly (readonly string[])[], options: St
     if (values.length === 0 && keep.length > 0 && headerText.join(' ') === head.map((r) => r[keep[keep.length - 1]!]!).filter(Boolean).join(' ')) continue;
     keep.push(c);
   }
-  const columns = keep.map((c) => {
-    const parts: string[] = [];
-    for (const r of head) {
-      const part = r[c]!;
-      if (part && !parts.includes(part)) parts.push(part);
-    }
-    return parts.join(' ');
-  });
+  const columns = headerColumns(
+    head.map((r) => keep.map((c) => r[c]!)),
+    keep.length,
+  );
   const truncated = body.length > opts.maxRows ? body.length - opts.maxRows : 0;
   body = body.slice(0, opts.maxRows).map((r) => keep.map((c) => r[c]!));
   const units = keep.map((c, i) => forcedUnit.get(c) ?? columnUnit(columns[i]!, body.map((r) => r[i]!)));

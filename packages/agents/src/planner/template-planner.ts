@@ -35,8 +35,8 @@ export const TEMPLATE_PLANNER_DEFAULTS = {
 
 type Resolved = Required<Pick<TemplatePlannerOptions, keyof typeof TEMPLATE_PLANNER_DEFAULTS>>;
 
-/** A decision that carries nothing but the question type `lookup` (the "no router" ablation plans from it). */
-function blankDecision(): RouterDecision {
+/** A decision that carries nothing but the question type `lookup` (the "no router" ablation plans and reads from it). */
+export function blankDecision(): RouterDecision {
   return {
     query_type: 'lookup',
     candidates: [{ type: 'lookup', score: 1 }],

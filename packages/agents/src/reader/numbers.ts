@@ -3,11 +3,20 @@
  * spelled-out small counts. Shared by the table observer (units per column), the readers and the judger.
  */
 
-/** Multipliers of the scales documents state (`in millions`, `$1.5 billion`, `(000s)`). */
-export const SCALE_FACTORS = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 } as const;
+import { SCALE_MULTIPLIERS, currencyFromWord as currencySymbol, parseNumberText, scaleFromWord as toolhubScale, type Scale as PluralScale } from '@doctree/toolhub';
 
-/** A scale word, normalised. */
+/** Multipliers of the scales documents state (`in millions`, `$1.5 billion`, `(000s)`): ToolHub's, by singular name. */
+export const SCALE_FACTORS = {
+  thousand: SCALE_MULTIPLIERS.thousands,
+  million: SCALE_MULTIPLIERS.millions,
+  billion: SCALE_MULTIPLIERS.billions,
+  trillion: SCALE_MULTIPLIERS.trillions,
+} as const;
+
+/** A scale word, normalised (singular: `million`). */
 export type Scale = keyof typeof SCALE_FACTORS;
+
+const SINGULAR: Readonly<Record<PluralScale, Scale>> = { thousands: 'thousand', millions: 'million', billions: 'billion', trillions: 'trillion' };
 
 /** A number read from text. */
 export interface ParsedNumber {
@@ -35,55 +44,29 @@ export interface NumberMention extends ParsedNumber {
   end: number;
 }
 
-const CURRENCY_CODES: Readonly<Record<string, string>> = {
-  $: '$', us$: '$', usd: '$', dollar: '$', dollars: '$', '€': '€', eur: '€', euro: '€', euros: '€', '£': '£', gbp: '£',
-  '¥': '¥', jpy: '¥', yen: '¥', rmb: '¥', cny: '¥', '₹': '₹', inr: '₹', chf: 'CHF', cad: 'C$', 'c$': 'C$', aud: 'A$', 'a$': 'A$',
-};
-
-const SCALE_WORDS: Readonly<Record<string, Scale>> = {
-  thousand: 'thousand', thousands: 'thousand', k: 'thousand', '000': 'thousand', "000's": 'thousand', '000s': 'thousand',
-  million: 'million', millions: 'million', mn: 'million', mm: 'million', m: 'million', mio: 'million',
-  billion: 'billion', billions: 'billion', bn: 'billion', b: 'billion', trillion: 'trillion', trillions: 'trillion', tn: 'trillion',
-};
-
-/** Normalises a scale word (`millions`, `bn`, `000s`) to a {@link Scale}, or undefined. */
+/** Normalises a scale word (`millions`, `bn`, `000s`, `m`) to a {@link Scale}, or undefined (ToolHub's scale words). */
 export function scaleFromWord(word: string): Scale | undefined {
-  return SCALE_WORDS[word.toLowerCase().replace(/[.\s]/g, '')];
+  const scale = toolhubScale(word, { shortScales: true });
+  return scale ? SINGULAR[scale] : undefined;
 }
 
-/** Normalises a currency symbol or code (`USD`, `US$`, `€`) to a symbol, or undefined. */
+/** Normalises a currency symbol or code (`USD`, `US$`, `€`) to a symbol, or undefined (ToolHub's currency words). */
 export function currencyFromWord(word: string): string | undefined {
-  return CURRENCY_CODES[word.toLowerCase().replace(/\s/g, '')];
+  return currencySymbol(word);
 }
-
-const MINUS = /[−–—‒]/g;
 
 /**
- * Parses one table cell or short value: `(1,577)` → -1577, `$ 5,363` → 5363 ($), `4.2%` → 4.2 (percent),
- * `1.2x` → 1.2 (times), `—` / `n/a` / text → null. Footnote markers (`1,234(a)`, `1,234*`) are ignored.
+ * Parses one table cell or short value with ToolHub's cell reader (`parseNumberText`, short scales allowed):
+ * `(1,577)` → -1577, `$ 5,363` → 5363 ($), `4.2%` → 4.2 (percent), `1.2x` → 1.2 (times), `€1.5 billion` → 1.5
+ * (€, billion), `—` / `n/a` / text → null. Footnote markers (`1,234(a)`, `1,234*`) are ignored.
  */
 export function parseNumberCell(cell: string): ParsedNumber | null {
-  let text = cell.replace(MINUS, '-').replace(/\u00a0/g, ' ').trim();
-  if (!text) return null;
-  text = text.replace(/\s*(?:\([a-z]\)|\*+|†|‡)$/i, '').trim();
-  const m = /^([-+]?)\s*(\()?\s*([-+]?)\s*(US\$|C\$|A\$|[$€£¥₹]|USD|EUR|GBP|JPY|RMB|CHF)?\s*([-+]?)\s*((?:\d{1,3}(?:[,\s]\d{3})+|\d+)(?:\.\d+)?|\.\d+)\s*(%|percent|pct|x|times|bps)?\s*(thousands?|millions?|billions?|trillions?|bn|mn|mm|k|m|b)?\s*(\))?\s*(%)?$/i.exec(text);
-  if (!m) return null;
-  const [, sign1, open, sign2, currency, sign3, digits, suffix, scaleWord, close, trailingPercent] = m;
-  if (Boolean(open) !== Boolean(close)) return null;
-  const value = Number(digits!.replace(/[,\s]/g, ''));
-  if (!Number.isFinite(value)) return null;
-  const negative = Boolean(open) || sign1 === '-' || sign2 === '-' || sign3 === '-';
-  const suffixLower = suffix?.toLowerCase();
-  const out: ParsedNumber = {
-    value: negative ? -value : value,
-    raw: cell.trim(),
-    percent: suffixLower === '%' || suffixLower === 'percent' || suffixLower === 'pct' || trailingPercent === '%',
-    decimals: digits!.includes('.') ? digits!.split('.')[1]!.length : 0,
-  };
-  if (currency) out.currency = currencyFromWord(currency) ?? currency;
-  const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
-  if (scale) out.scale = scale;
-  if (suffixLower === 'x' || suffixLower === 'times') out.times = true;
+  const parsed = parseNumberText(cell, { shortScales: true });
+  if (!parsed) return null;
+  const out: ParsedNumber = { value: parsed.value, raw: cell.trim(), percent: parsed.percent, decimals: parsed.decimals };
+  if (parsed.currency) out.currency = parsed.currency;
+  if (parsed.scale) out.scale = SINGULAR[parsed.scale];
+  if (parsed.times) out.times = true;
   return out;
 }
 

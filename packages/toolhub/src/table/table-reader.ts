@@ -41,6 +41,49 @@ function isValue(cell: string): boolean {
   return isNumeric(cell) && !isYear(cell);
 }
 
+/** The cells of a table node as stored, before any reading, and where they came from. */
+export interface TableCells {
+  /** Rows of cells, whitespace collapsed (not yet rectangular). */
+  rows: string[][];
+  /** Header rows the producer declared (`table.header_rows`, `<thead>` / `<th>` rows), when it did. */
+  headerRows: number | undefined;
+  source: TableGrid['source'];
+}
+
+/**
+ * The cells of a table node: its parsed `table.rows` when present (the ingest pipeline fills them), else its
+ * `table.html` (`parseHtmlTable`: spans, header rows), else its text (` | `-separated lines). Shared by `readTable`
+ * and the agents' table observer.
+ */
+export function tableCells(node: DocTreeNode): TableCells {
+  const clean = (c: string): string => c.replace(/\s+/g, ' ').trim();
+  if (node.table?.rows && node.table.rows.length > 0) return { rows: node.table.rows.map((r) => r.map(clean)), headerRows: node.table.header_rows, source: 'rows' };
+  if (node.table?.html && /<t[dh]\b/i.test(node.table.html)) {
+    const parsed = parseHtmlTable(node.table.html);
+    return { rows: parsed.rows, headerRows: Math.max(parsed.headerRows, node.table.header_rows ?? 0), source: parsed.rows.length > 0 ? 'html' : 'empty' };
+  }
+  if (node.text.includes('|')) {
+    const rows = node.text
+      .split('\n')
+      .map((line) => line.split('|').map(clean))
+      .filter((r) => r.some((c) => c.length > 0));
+    return { rows, headerRows: node.table?.header_rows, source: rows.length > 0 ? 'text' : 'empty' };
+  }
+  return { rows: [], headerRows: node.table?.header_rows, source: 'empty' };
+}
+
+/** Column labels of header rows: each column's header cells joined top to bottom, a spanned text once (`Years ended 2023`). */
+export function headerColumns(header: readonly (readonly string[])[], width: number): string[] {
+  return Array.from({ length: width }, (_, c) => {
+    const parts: string[] = [];
+    for (const r of header) {
+      const v = r[c] ?? '';
+      if (v && !parts.includes(v)) parts.push(v);
+    }
+    return parts.join(' ');
+  });
+}
+
 /**
  * Reads a table node: its parsed `table.rows` when present (the ingest pipeline fills them), else its `table.html`,
  * else its text (` | `-separated lines). Header rows are the declared ones, extended over following rows that start
@@ -50,24 +93,10 @@ function isValue(cell: string): boolean {
  * header or first cell (`(Millions)`, `in thousands of $`).
  */
 export function readTable(node: DocTreeNode, options: ReadTableOptions = {}): TableGrid {
-  let rows: string[][] = [];
-  let declared = node.table?.header_rows ?? 1;
-  let source: TableGrid['source'] = 'empty';
-  if (node.table?.rows && node.table.rows.length > 0) {
-    rows = node.table.rows.map((r) => r.map((c) => c.replace(/\s+/g, ' ').trim()));
-    source = 'rows';
-  } else if (node.table?.html && /<t[dh]\b/i.test(node.table.html)) {
-    const parsed = parseHtmlTable(node.table.html);
-    rows = parsed.rows;
-    declared = Math.max(parsed.headerRows, node.table.header_rows ?? 0);
-    source = rows.length > 0 ? 'html' : 'empty';
-  } else if (node.text.includes('|')) {
-    rows = node.text
-      .split('\n')
-      .map((line) => line.split('|').map((c) => c.trim()))
-      .filter((r) => r.some((c) => c.length > 0));
-    source = rows.length > 0 ? 'text' : 'empty';
-  }
+  const cells = tableCells(node);
+  let rows = cells.rows;
+  const declared = cells.headerRows ?? 1;
+  const source = cells.source;
   const width = Math.max(0, ...rows.map((r) => r.length));
   rows = rows.map((r) => Array.from({ length: width }, (_, c) => r[c] ?? ''));
   let headerRows = Math.min(Math.max(0, declared), rows.length);
@@ -80,14 +109,7 @@ export function readTable(node: DocTreeNode, options: ReadTableOptions = {}): Ta
   }
   const header = rows.slice(0, headerRows);
   const body = rows.slice(headerRows);
-  const columns = Array.from({ length: width }, (_, c) => {
-    const parts: string[] = [];
-    for (const r of header) {
-      const v = r[c] ?? '';
-      if (v && !parts.includes(v)) parts.push(v);
-    }
-    return parts.join(' ');
-  });
+  const columns = headerColumns(header, width);
   const rowLabels = body.map((r) => r.find((c) => c.length > 0 && !isValue(c)) ?? '');
   const caption = options.caption ?? '';
   const topText = [caption, ...columns, rows[0]?.[0] ?? ''].join(' ');
@@ -124,7 +146,7 @@ function columnUnit(label: string, cells: readonly string[]): string | null {
     if (findScale(`(${u})`) === undefined && !/^(19|20)[0-9]{2}$/.test(u)) return u === 'USD' ? '$' : u;
   }
   if (/%|\bpercent(age)?\b/i.test(label)) return '%';
-  const values = cells.map(parseNumberText).filter((p) => p !== undefined);
+  const values = cells.map((c) => parseNumberText(c)).filter((p) => p !== undefined);
   if (values.length === 0) return null;
   const percent = values.filter((p) => p.percent).length;
   if (percent * 2 > values.length) return '%';
