@@ -66,6 +66,8 @@ export interface PlanRetrieval {
 const DENSE = 'dense.search';
 const BM25 = 'bm25_node.search';
 const KEYWORD_LANES = new Set([BM25, 'table_index.search', 'chart_index.search']);
+/** Lanes that read page hints from the rerank context (ToolHub's runStage gives them `pages` + `page_window`). */
+const PAGE_LANES = new Set(['page_locator.locate', 'figure_finder.find_regions']);
 
 /** No structure expansion (the eval's expansion ablation). */
 export const NO_EXPANSION: ExpandOptions = { parent: 0, siblings: 0, children: 0, samePage: 0, refs: false, captions: false, representatives: false };
@@ -147,7 +149,11 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
     const rerank = { ...rerankBase, ...(sectionIds.length > 0 ? { section_ids: sectionIds } : {}) };
     const stagePlan = { rerank: plan.rerank, pack: plan.pack, coverage_gate: plan.coverage_gate };
     const effective: PlanStage = { ...stage, methods };
-    const key = stageKey({ stage: { ...effective, stage: '' }, query, laneArgs, rerank, needs, plan: stagePlan, expansion: o.expansion });
+    // What the stage computes from: its name, `when` and `within` only decide whether and where it runs (the windows
+    // are in the lane arguments), and the page window only matters where pages are given.
+    const paged = (pages !== undefined && pages.length > 0) || methods.some((m) => PAGE_LANES.has(m));
+    const computed = { methods, k_pages: stage.k_pages, k_nodes: stage.k_nodes, roles: stage.roles ?? null, view: stage.view ?? null, ...(paged ? { page_window: stage.page_window } : {}) };
+    const key = stageKey({ stage: computed, query, laneArgs, rerank, needs, plan: stagePlan, expansion: o.expansion });
     let result = o.memory?.cachedStage(key);
     const reused = result !== undefined;
     const note = notes.join('; ');
