@@ -1,6 +1,6 @@
 import type { Observation } from '@doctree/schema';
 import { ToolHub } from '@doctree/toolhub';
-import { annualReportTree, buildFixtureIndex, type FixtureIndex } from '@doctree/toolhub/testing';
+import { annualReportTree, buildFixtureIndex, buildFixtureTree, type FixtureIndex } from '@doctree/toolhub/testing';
 import { FakeChatClient } from '../__fixtures__/fake-chat-client.js';
 import { RuleJudger } from '../judger/rule-judger.js';
 import type { JudgeVerdict } from '../judger/answer-judger.js';
@@ -97,5 +97,29 @@ describe('agent tool cards (run through the ToolHub executor)', () => {
     expect(result.status).toBe('ok');
     expect(result.data).toMatchObject({ descriptions: [{ node_id: 'img_1', page: 2, source: 'vlm' }] });
     expect((result.data as { descriptions: Array<{ description: string }> }).descriptions[0]!.description).toContain('Beverages is the largest bar');
+  });
+
+  it('a computed figure count cites captions only: an uncaptioned figure is counted, not quoted', async () => {
+    const tree = buildFixtureTree({ doc_id: 'figs', title: 'Figures', page_count: 2 }, [
+      { node_id: 'sec_0', role: 'document', parent: null, title: 'Figures' },
+      { node_id: 'sec_1', role: 'section', parent: 'sec_0', title: '1 Results', page: 0 },
+      { node_id: 'img_1', role: 'image', parent: 'sec_1', page: 0, caption_id: 'cap_1' },
+      { node_id: 'cap_1', role: 'caption', parent: 'sec_1', page: 0, caption_of: 'img_1', text: 'Figure 1: The plant in Tampere' },
+      { node_id: 'img_2', role: 'image', parent: 'sec_1', page: 1 },
+    ]);
+    const fx = await buildFixtureIndex(tree);
+    try {
+      const reads: ReadRecord[] = [];
+      const s: AgentCardSession = { question: 'How many figures are in the report?', reads, verdicts: [], observe: (ids) => observe(ids, fx.index), addRead: (r) => void reads.push(r), addVerdict: () => undefined };
+      const hub = ToolHub.create({ index: fx.index, cards: createAgentCards({ reader: new ExtractiveReader(), judger: new RuleJudger(), session: s }) });
+      const computed = { display_value: 2, value: 2, operation: 'count', operand_nodes: ['img_1', 'img_2'], hits: [] };
+      const result = await hub.call('reader.answer', { question: s.question, evidence: { items: [] }, computed });
+      expect(result.data).toMatchObject({ answer: 2, answer_format: 'Int' });
+      const support = (result.data as { support: Array<{ node_id: string; snippet: string }> }).support;
+      expect(support).toEqual([expect.objectContaining({ node_id: 'img_1', snippet: 'Figure 1: The plant in Tampere' })]);
+      for (const x of support) expect(fx.index.tree.text).toContain(x.snippet);
+    } finally {
+      await fx.cleanup();
+    }
   });
 });

@@ -173,13 +173,15 @@ function countAnswer(question: string, decision: RouterDecision | undefined, com
   if (c.operation !== 'count' || typeof display !== 'number' || !Number.isInteger(display) || display < 0) return undefined;
   const profile = profileQuestion(question, decision);
   if (profile.kind !== 'count' || profile.countTarget === undefined) return undefined;
-  const support = counted.slice(0, 12).map((o) => {
+  // Cite the counted nodes' document text (captions, table rows) only: an uncaptioned figure is counted, not quoted.
+  const support = counted.flatMap((o) => {
     const text = observationText(o);
-    const end = text.text.indexOf('\n');
-    return supportFor(o, 0, end > 0 ? end : Math.min(160, text.text.length), text);
-  });
-  if (support.length === 0) return undefined;
-  return { answer: display, answer_format: 'Int', confidence: 0.7, support, notes: [`counted by the plan's steps: ${display} ${profile.countTarget}(s) (${counted.map((o) => o.node_id).join(', ')})`] };
+    const line = text.text.indexOf('\n');
+    const end = line > 0 ? line : Math.min(160, text.text.length);
+    return text.anchor !== undefined && end <= text.anchor.length ? [supportFor(o, 0, end, text)] : [];
+  }).slice(0, 12);
+  if (counted.length === 0) return undefined;
+  return { answer: display, answer_format: 'Int', confidence: support.length > 0 ? 0.7 : 0.35, support, notes: [`counted by the plan's steps: ${display} ${profile.countTarget}(s) (${counted.map((o) => o.node_id).join(', ')})`] };
 }
 
 /** Figure nodes named by hits / regions / pages, at most `topk`. */

@@ -338,7 +338,10 @@ export function countObservedCandidates(evidence: EvidenceSet): Candidate[] {
     if (ids.has(e.observation.node_id)) continue;
     ids.add(e.observation.node_id);
     const firstLine = e.text.text.indexOf('\n');
-    support.push(supportFor(e.observation, 0, firstLine > 0 ? firstLine : Math.min(e.text.text.length, 160), e.text));
+    const end = firstLine > 0 ? firstLine : Math.min(e.text.text.length, 160);
+    // Cite only document text (a caption, a table's rows); a figure without caption is counted but not quoted,
+    // since its observation text is a description written by the observer, not words on the page.
+    if (e.text.anchor !== undefined && end <= e.text.anchor.length) support.push(supportFor(e.observation, 0, end, e.text));
   }
   return [
     {
