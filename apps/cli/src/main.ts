@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DocTreeError } from '@doctree/schema';
+import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
 import { ingestCommand } from './commands/ingest.js';
@@ -129,13 +129,3 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   }
 }
 
-type OptionSpec = Record<string, { type: 'boolean' | 'string'; short?: string; multiple?: boolean }>;
-
-/** `parseArgs` with DocTree's usage errors. */
-function parseCommandArgs(args: readonly string[], options: OptionSpec): ReturnType<typeof parseArgs> {
-  try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-  } catch (cause) {
-    throw new DocTreeError('USAGE', (cause as Error).message, { cause });
-  }
-}

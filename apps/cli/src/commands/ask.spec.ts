@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startScriptedOpenAIServer, type RecordedChatRequest, type ScriptedChatReply } from '@doctree/agents/testing';
 import { AnswerSchema, TraceSchema } from '@doctree/schema';
 import { replayToolCalls } from '@doctree/toolhub';
-import type { CliIo } from '../cli-context.js';
+import { captureIo as capture } from '../__fixtures__/capture-io.js';
 import { run } from '../main.js';
 
 const SAMPLE_PDF = join(__dirname, '../../../../data/samples/northwind-annual-report-2023.pdf');
@@ -12,22 +12,7 @@ const QUESTION = 'How many people did Northwind employ at December 31, 2023?';
 const HASHING = { DOCTREE_EMBEDDER: 'hashing' };
 const KEY = 'sk-cli-ask-test-5e4d3c2b1a';
 
-function captureIo(cwd: string, env: Record<string, string | undefined> = HASHING): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env,
-    cwd,
-    isTty: false,
-    stdout: (text: string) => {
-      io.out += text;
-    },
-    stderr: (text: string) => {
-      io.err += text;
-    },
-  };
-  return io;
-}
+const captureIo = (cwd: string, env: Record<string, string | undefined> = HASHING): ReturnType<typeof capture> => capture(cwd, env);
 
 const byRole = (request: RecordedChatRequest): ScriptedChatReply => {
   if (request.system.startsWith('You are a document navigator')) return { kind: 'malformed' };

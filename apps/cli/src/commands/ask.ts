@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '@doctree/index';
 import { askQuestion, type AskedQuestion } from '@doctree/pipeline';
 import { AnswerSchema, DocTreeError, formatIssues, type Answer, type DocTreeConfigInput, type TraceEvent } from '@doctree/schema';
 import { formatToolCallReplay, replayToolCalls } from '@doctree/toolhub';
+import { parseCommandArgs } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 import { progressText } from './index-command.js';
@@ -119,26 +119,19 @@ export async function askCommand(io: CliIo, config: CliConfig, options: AskComma
 
 /** Parses the arguments of `doctree ask` and runs it. */
 export async function askCli(io: CliIo, args: readonly string[]): Promise<AskedQuestion> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        trace: { type: 'string' },
-        llm: { type: 'string' },
-        'max-replans': { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        out: { type: 'string' },
-        config: { type: 'string' },
-      },
-    }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
-  } catch (cause) {
-    throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: `Usage:\n${ASK_USAGE}` });
-  }
+  const { values, positionals } = parseCommandArgs(
+    args,
+    {
+      json: { type: 'boolean' },
+      trace: { type: 'string' },
+      llm: { type: 'string' },
+      'max-replans': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      out: { type: 'string' },
+      config: { type: 'string' },
+    },
+    ASK_USAGE,
+  );
   if (positionals.length !== 2) {
     throw new DocTreeError('USAGE', `ask takes a document and a question (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'})`, {
       hint: 'e.g. doctree ask report.pdf "What was revenue in 2023?" (quote the question)',

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DocTreeError, TraceSchema, formatIssues, type Trace } from '@doctree/schema';
 import { formatToolCallReplay, replayToolCalls, type ReplayedToolCall } from '@doctree/toolhub';
+import { parseCommandArgs } from '../cli-args.js';
 import type { CliIo } from '../cli-context.js';
 
 /** Usage lines of `doctree trace` (part of the CLI help). */
@@ -49,16 +49,7 @@ export function formatTraceReplay(replay: TraceReplay): string {
 
 /** Parses the arguments of `doctree trace` and replays the file. */
 export async function traceCli(io: CliIo, args: readonly string[]): Promise<TraceReplay> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: { json: { type: 'boolean' } } }) as {
-      values: Record<string, string | boolean | undefined>;
-      positionals: string[];
-    });
-  } catch (cause) {
-    throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: `Usage:\n${TRACE_USAGE}` });
-  }
+  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, TRACE_USAGE);
   if (positionals.length !== 1) throw new DocTreeError('USAGE', 'trace takes exactly one trace file', { hint: `Usage:\n${TRACE_USAGE}` });
   const trace = await readTraceFile(resolve(io.cwd, positionals[0]!));
   const replay = { trace, calls: replayToolCalls(trace) };
