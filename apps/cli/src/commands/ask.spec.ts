@@ -54,6 +54,14 @@ describe('doctree ask and doctree trace', () => {
     expect(JSON.parse(json.out).map((c: { tool_id: string }) => c.tool_id)).toEqual(calls.map((c) => c.tool_id));
   });
 
+  it('shows progress on a terminal while a new document is ingested and indexed, on stderr only', async () => {
+    const io = capture(dir, HASHING, true);
+    expect(await run(['ask', 'northwind.pdf', QUESTION, '--out', 'tty-data'], io)).toBe(0);
+    expect(io.err).toMatch(/\[ingest\]|\[index\]/);
+    expect(io.out).toMatch(/^Answer: 2140/);
+    expect(io.out).not.toMatch(/\[ingest\]|\[index\]/);
+  });
+
   it('--json prints exactly the Answer schema', async () => {
     const io = captureIo(dir);
     expect(await run(['ask', 'northwind.pdf', QUESTION, '--json', '--max-replans', '0'], io)).toBe(0);
