@@ -157,4 +157,20 @@ describe('DocTreeAgent with a chat model', () => {
       code: 'LLM_TIMEOUT',
     });
   });
+
+  it('with rankWithLlm, rank.llm reranks the candidates and the reader reads in that order', async () => {
+    const chat = new FakeChatClient([
+      (request) => (request.messages[0]!.content.startsWith('You rank passages') ? JSON.stringify({ ranking: ['P2', 'P1'] }) : reply(request)),
+    ]);
+    const run = await new DocTreeAgent({ index: fixture.index, chat, rankWithLlm: true, maxReplans: 0 }).ask('What was the size of the Northwind workforce at year end?');
+    expect(run.plan.template).toBe('lookup');
+    const calls = replayToolCalls(run.answer.trace);
+    const rank = calls.find((c) => c.tool_id === 'rank.llm')!;
+    expect(rank.status).toBe('ok');
+    const reader = calls.find((c) => c.tool_id === 'reader.answer')!;
+    expect(reader.index).toBeGreaterThan(rank.index);
+    expect(reader.args['ranked']).toBeDefined();
+    expect(run.answer.answer).toBe(6800);
+    expect(run.answer.trace.llm.calls).toBe(chat.requests.length);
+  });
 });

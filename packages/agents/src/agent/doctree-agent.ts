@@ -63,6 +63,8 @@ export interface DocTreeAgentOptions {
   maxReplans?: number;
   /** Evidence budget of the pack, tokens (`agent.ctx_tokens`), for the default planner. Default 1500. */
   ctxTokens?: number;
+  /** With `chat`, the default planner reranks the expanded candidates with `rank.llm` before reading. Default false. */
+  rankWithLlm?: boolean;
   /** Lane ablation: `both` (default), `sparse` (no dense search) or `dense` (no keyword lanes). */
   lanes?: LaneAblation;
   /** Structure expansion of ranked hits (ablation switch). Default true. */
@@ -225,7 +227,7 @@ export class DocTreeAgent {
     const choice = o.router;
     this.router =
       typeof choice === 'object' ? choice : choice === 'single-template' ? undefined : choice === 'auto' && this.chat ? new LlmRouter({ client: this.chat, ...secrets }) : new RuleRouter();
-    const templateOptions = { ctxTokens: o.ctxTokens, vlm: vision !== undefined, singleTemplate: choice === 'single-template' };
+    const templateOptions = { ctxTokens: o.ctxTokens, vlm: vision !== undefined, rankWithLlm: this.chat !== undefined && o.rankWithLlm === true, singleTemplate: choice === 'single-template' };
     this.#templates = o.templates ?? (o.planner instanceof TemplatePlanner ? o.planner : new TemplatePlanner(templateOptions));
     this.planner = o.planner ?? (o.templates ? o.templates : this.#templates);
     this.reader = o.reader ?? (this.chat ? new LlmReader({ client: this.chat, ...secrets }) : new ExtractiveReader());

@@ -75,7 +75,7 @@ export class TemplatePlanner extends BasePlanner {
 
   /** The plan of one template for a decision, alone (no secondary stages), checked. */
   template(type: QueryType, decision: RouterDecision): StrategyPlan {
-    return checkPlan(PLAN_TEMPLATES[type](decision, this.#templateSettings()), { knownTools: this.knownTools, planner: this.name });
+    return checkPlan(withRanking(PLAN_TEMPLATES[type](decision, this.#templateSettings())), { knownTools: this.knownTools, planner: this.name });
   }
 
   /** The plan for a decision, synchronously (also the fallback of an LLM planner). */
@@ -87,7 +87,7 @@ export class TemplatePlanner extends BasePlanner {
       .filter((c) => c.type !== decision.query_type && c.type !== 'unanswerable' && c.score >= s.secondaryMinScore)
       .slice(0, s.maxSecondary);
     const merged = secondary.reduce((plan, c) => mergeSecondary(plan, c.type, PLAN_TEMPLATES[c.type](decision, this.#templateSettings())), primary);
-    return checkPlan(merged, { knownTools: this.knownTools, planner: this.name });
+    return checkPlan(withRanking(merged), { knownTools: this.knownTools, planner: this.name });
   }
 
   protected async _plan(decision: RouterDecision, _options: PlanOptions): Promise<PlanOutcome> {
@@ -122,4 +122,16 @@ function mergeSecondary(plan: PlanInput, type: QueryType, other: PlanInput): Pla
     .filter((st) => !taken.has(st.stage));
   const fallback: PlanFallback = { condition: 'judge_failed', action: { switch_template: type } };
   return { ...plan, stages: [...plan.stages, ...stages], fallbacks: [...plan.fallbacks, fallback] };
+}
+
+/** The reader reads in the order `rank.llm` ranked the candidates, when the plan ranks them (`save_as: RANKED`). */
+function withRanking(plan: PlanInput): PlanInput {
+  const rank = plan.steps.find((st) => st.tool === 'rank.llm' && st.save_as !== undefined);
+  if (!rank) return plan;
+  return {
+    ...plan,
+    steps: plan.steps.map((st) =>
+      st.tool === 'reader.answer' && st.args['ranked'] === undefined ? { ...st, args: { ...st.args, ranked: `$${rank.save_as}` }, depends_on: [...new Set([...st.depends_on, rank.step_id])] } : st,
+    ),
+  };
 }
