@@ -1,24 +1,16 @@
-import type { ContentBlock, TitleBlock } from '@doctree/schema';
-import { blockText, hasFlag, withFlag, type EnhancerRule } from './enhancer-rule.js';
+import type { ContentBlock, ContentList, TitleBlock } from '@doctree/schema';
+import { hasFlag, withFlag, type EnhancerRule } from './enhancer-rule.js';
+import { compactLevels } from './level-compaction.js';
+import { findTocPages, type TocPageOptions } from './toc-pages.js';
 
-/** Options of {@link headingCleanupRule}. */
-export interface HeadingCleanupOptions {
+/** Options of {@link headingCleanupRule}; the table-of-contents options are those of {@link findTocPages}. */
+export interface HeadingCleanupOptions extends TocPageOptions {
   /** A title repeated on at least this many pages is a running title. Default 3. */
   runningTitleMinPages?: number;
-  /** Share of a page's lines that end in a page number for the page to count as a table of contents. Default 0.4. */
-  tocLineShare?: number;
-  /** Fewest lines ending in a page number a table-of-contents page has (a contents list has several entries). Default 5. */
-  tocMinLines?: number;
 }
 
-const DEFAULTS: Required<HeadingCleanupOptions> = { runningTitleMinPages: 3, tocLineShare: 0.4, tocMinLines: 5 };
+const DEFAULTS: Pick<Required<HeadingCleanupOptions>, 'runningTitleMinPages'> = { runningTitleMinPages: 3 };
 
-/** Page furniture: never evidence for or against a table-of-contents page (a running `Table of Contents` link is not one). */
-const FURNITURE_TYPES = new Set(['header', 'footer', 'page_number', 'aside_text']);
-const isFurniture = (b: ContentBlock): boolean => FURNITURE_TYPES.has(b.type) || hasFlag(b, 'repeated_header') || hasFlag(b, 'repeated_footer');
-
-const TOC_TITLE = /^\s*(table of contents|contents|index to (consolidated )?financial statements)\s*$/i;
-const TOC_LINE = /(\.{3,}|\s{2,}|\t)\s*[0-9ivxlc]+\s*$|\s[0-9]{1,4}\s*$/i;
 const DECIMAL_NUMBERING = /^\s*([0-9]+(?:\.[0-9]+)*)\.?\s+\S/;
 
 /** Depth implied by decimal numbering: `2` → 1, `2.3` → 2, `2.3.1` → 3; undefined without numbering. */
@@ -31,31 +23,20 @@ export function numberingDepth(text: string): number | undefined {
 }
 
 /**
- * Heading clean-up: marks table-of-contents pages (their titles become `toc` text; a page needs several lines ending
- * in page numbers, not counting headers and footers), demotes running titles
- * (the same title text on many pages), and repairs levels: decimal numbering wins over font-size levels
- * (`2.3` is one level below `2`, at the offset most numbered titles share), and levels are compacted so the shallowest heading is level 1.
+ * Heading clean-up: marks table-of-contents pages ({@link findTocPages}; from the contents title on, their blocks are
+ * flagged `toc` and their titles become text, while a heading set above the contents list stays), demotes running
+ * titles (the same title text on many pages), and repairs levels: decimal numbering wins over font-size levels
+ * (`2.3` is one level below `2`, at the offset most numbered titles share), and levels are compacted
+ * ({@link compactLevels}) so the shallowest heading is level 1.
  */
 export function headingCleanupRule(options: HeadingCleanupOptions = {}): EnhancerRule {
   const opts = { ...DEFAULTS, ...options };
   return {
     name: 'heading-cleanup',
-    apply(blocks: ContentBlock[]) {
+    apply(blocks: ContentBlock[], list: ContentList) {
       let changed = 0;
       // 1. table-of-contents pages
-      const tocPages = new Set<number>();
-      const byPage = new Map<number, ContentBlock[]>();
-      for (const b of blocks) byPage.set(b.page_idx, [...(byPage.get(b.page_idx) ?? []), b]);
-      for (const [page, all] of byPage) {
-        const pageBlocks = all.filter((b) => !isFurniture(b));
-        const lines = pageBlocks.flatMap((b) => blockText(b).split('\n')).filter((l) => l.trim().length > 0);
-        const tocLines = lines.filter((l) => TOC_LINE.test(l)).length;
-        const hasTocTitle = pageBlocks.some((b) => TOC_TITLE.test(blockText(b)));
-        const share = lines.length > 0 ? tocLines / lines.length : 0;
-        if (tocLines >= opts.tocMinLines && (share >= opts.tocLineShare || (hasTocTitle && share >= opts.tocLineShare / 2))) {
-          tocPages.add(page);
-        }
-      }
+      const tocPages = findTocPages(blocks, list.pages.length, opts);
       // 2. running titles: the same title text on many pages
       const titlePages = new Map<string, Set<number>>();
       for (const b of blocks) {
@@ -64,8 +45,8 @@ export function headingCleanupRule(options: HeadingCleanupOptions = {}): Enhance
         titlePages.set(key, (titlePages.get(key) ?? new Set()).add(b.page_idx));
       }
       const seenRunning = new Set<string>();
-      let out = blocks.map((b): ContentBlock => {
-        if (tocPages.has(b.page_idx)) {
+      let out = blocks.map((b, i): ContentBlock => {
+        if (i >= (tocPages.get(b.page_idx) ?? Infinity)) {
           changed++;
           const flagged = withFlag(b, 'toc');
           if (flagged.type !== 'title') return flagged;
@@ -104,11 +85,12 @@ export function headingCleanupRule(options: HeadingCleanupOptions = {}): Enhance
         return withFlag({ ...b, text_level: level } as TitleBlock, 'heading_level_repaired');
       });
       // 4. compact levels so the shallowest heading is 1 and no level is skipped globally
-      const used = [...new Set(out.filter((b): b is TitleBlock => b.type === 'title' && !hasFlag(b, 'running_title')).map((b) => b.text_level))].sort((a, b) => a - b);
-      const remap = new Map(used.map((level, i) => [level, i + 1]));
+      const headings = out.filter((b): b is TitleBlock => b.type === 'title' && !hasFlag(b, 'running_title'));
+      const levels = compactLevels(headings.map((h) => h.text_level));
+      const compacted = new Map(headings.map((b, i) => [b, levels[i]!]));
       out = out.map((b): ContentBlock => {
         if (b.type !== 'title') return b;
-        const level = remap.get(b.text_level) ?? b.text_level;
+        const level = compacted.get(b) ?? b.text_level;
         if (level === b.text_level) return b;
         changed++;
         return { ...b, text_level: level };

@@ -236,13 +236,14 @@ describe('adaptPdf on a generated paper', () => {
 
   it('finds headings with levels from font size and numbering', () => {
     expect(titles(list)).toEqual([
+      // The title block before `1 Introduction` is front matter: it does not enclose the numbered sections.
       ['A Study of Decision Trees', 1],
-      ['1 Introduction', 2],
-      ['1.1 Background', 3],
-      ['1.1.1 Early Work', 4],
-      ['2 Method', 2],
+      ['1 Introduction', 1],
+      ['1.1 Background', 2],
+      ['1.1.1 Early Work', 3],
+      ['2 Method', 1],
       // Set at 14 pt like "2 Method"; its numbering puts it one level deeper.
-      ['2.1 Setup', 3],
+      ['2.1 Setup', 2],
     ]);
     const setup = list.blocks.find((b) => b.type === 'title' && b.text === '2.1 Setup');
     expect(setup).toMatchObject({ numbering: '2.1', font: { size: 14, bold: true } });

@@ -109,6 +109,46 @@ describe('classifyBlocks', () => {
     ]);
   });
 
+  it('levels the cover page, the body and the documents after the signatures each on their own', () => {
+    const pageSizes = new Map(Array.from({ length: 40 }, (_, p) => [p, { width: 612, height: 792 }] as const));
+    const blocks = classifyBlocks(
+      [
+        block(0, [line('UNITED STATES SECURITIES AND EXCHANGE COMMISSION', 60, 16, true)]),
+        block(0, [line('Washington, D.C. 20549', 80, 10, true)]),
+        block(0, [line('FORM 10-K', 100, 16, true)]),
+        block(0, [line('Commission file number 1-1234', 120, 10, true)]),
+        block(2, [line('PART I', 60, 10, true)]),
+        block(2, [line('Item 1. Business.', 80, 10, true)]),
+        block(2, [line('Our business sells trees to gardens in many countries.', 100)]),
+        block(2, [line('Distribution', 120, 10, true)]),
+        block(9, [line('PART II', 60, 10, true)]),
+        block(9, [line('Item 8. Financial Statements and Supplementary Data.', 80, 10, true)]),
+        block(9, [line('CONSOLIDATED BALANCE SHEETS', 100, 10, true)]),
+        block(30, [line('SIGNATURES', 60, 10, true)]),
+        block(30, [line('Pursuant to the requirements of the Act the report is signed.', 80)]),
+        block(31, [line('STOCK AWARD AGREEMENT', 60, 12, true)]),
+        block(31, [line('Vesting', 80, 10, true)]),
+      ],
+      { ...context, pageSizes },
+    );
+    expect(blocks.filter((b) => b.type === 'title').map((b) => (b.type === 'title' ? `${b.text_level} ${b.text}` : ''))).toEqual([
+      // Cover lines rank by their own styles (all caps above mixed case) and close before PART I.
+      '1 UNITED STATES SECURITIES AND EXCHANGE COMMISSION',
+      '3 Washington, D.C. 20549',
+      '2 FORM 10-K',
+      '3 Commission file number 1-1234',
+      '1 PART I',
+      '2 Item 1. Business.',
+      '3 Distribution',
+      '1 PART II',
+      '2 Item 8. Financial Statements and Supplementary Data.',
+      '3 CONSOLIDATED BALANCE SHEETS',
+      '1 SIGNATURES',
+      '1 STOCK AWARD AGREEMENT',
+      '2 Vesting',
+    ]);
+  });
+
   it('nests a run-in paragraph heading inside the numbered section before it', () => {
     const blocks = classifyBlocks(
       [

@@ -2,8 +2,10 @@ import type { BBox, ContentBlock, OutlineEntry, PageSize } from '@doctree/schema
 import { gridToHtml, tableToMarkdown } from '../mineru/html-table.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { unionBox } from './pdf-lines.js';
+import { compactLevels, openAtTop } from '../enhancer/level-compaction.js';
 import { headingNumbering, isPageNumberText, listMarker, looksLikeEquation } from './pdf-patterns.js';
 import type { HeadingNumbering, ListMarker } from './pdf-patterns.js';
+import { segmentTitles } from './title-segments.js';
 
 /**
  * Typing raw PDF blocks into content-list blocks with document-wide context: headings and their
@@ -396,8 +398,27 @@ function assignTitleLevels(titles: Typed[]): void {
     const level = heading ? heading.level! + 1 : (mode(notes.map((t) => t.level!)) ?? 1);
     for (const t of notes) if (t.outlineLevel === undefined) t.level = level;
   }
-  const used = [...new Set(titles.map((t) => t.level ?? 1))].sort((a, b) => a - b);
-  for (const t of titles) t.level = Math.min(9, used.indexOf(t.level ?? 1) + 1);
+  const levels = compactLevels(titles.map((t) => t.level ?? 1));
+  titles.forEach((t, i) => (t.level = levels[i]));
+}
+
+/**
+ * Levels titles part by part ({@link segmentTitles}): front matter, body and back matter each get their own style
+ * ranks and numbering levels, and the body and back matter open at level 1 ({@link openAtTop}), so a cover banner
+ * never encloses `PART I` and a document appended after the signatures never nests in the last Item.
+ */
+function levelTitlesBySegment(titles: Typed[], pageCount: number): void {
+  const segments = segmentTitles(
+    titles.map((t) => ({ text: t.text, pageIdx: t.raw.page_idx, ...(t.look?.numbering ? { numbering: t.look.numbering } : {}) })),
+    pageCount,
+  );
+  for (const segment of segments) {
+    const group = segment.indices.map((i) => titles[i]!);
+    assignTitleLevels(group);
+    if (segment.role === 'front') continue;
+    const levels = openAtTop(group.map((t) => t.level ?? 1));
+    group.forEach((t, i) => (t.level = levels[i]));
+  }
 }
 
 /**
@@ -470,7 +491,10 @@ export function classifyBlocks(raws: readonly PdfRawBlock[], context: ClassifyCo
     }
     if (t.raw.lines.length <= 3 && looksLikeEquation(t.text)) t.kind = 'equation';
   }
-  assignTitleLevels(typed.filter((t) => t.kind === 'title'));
+  levelTitlesBySegment(
+    typed.filter((t) => t.kind === 'title'),
+    context.pageSizes.size,
+  );
 
   // Merge consecutive list items of one kind and column into list blocks.
   const merged: Typed[] = [];
