@@ -17,7 +17,11 @@ import { UNIT_ALIASES, estimateTokens, findUnits, findYears, hasNumbers, splitSe
 
 /** Options of {@link buildIndexRecords}. */
 export interface IndexRecordOptions {
-  /** Deepest section level that gets coarse records (seed 004: L1–L3). Default 3. */
+  /**
+   * Deepest section level that gets coarse records (seed 004: L1–L3). Levels are depths from the root, so these are
+   * always the three top populated levels; deeper or page-span-based policies measured no better on the dev probe
+   * (docs/results.md, Heading depth). Default 3.
+   */
   maxSectionLevel?: number;
   /** Leaves longer than this many tokens are split into `#cN` chunks. Default 300. */
   leafChunkTokens?: number;
