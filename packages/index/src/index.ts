@@ -3,7 +3,7 @@
  * pure-TS backends), the incremental index build and the `DocIndex` loader.
  * Test helpers live in the `@doctree/index/testing` subpath.
  */
-export { writeAtomically, writeFileAtomic } from './io/atomic-write.js';
+export { swapDirectory, temporaryPathFor, writeAtomically, writeFileAtomic } from './io/atomic-write.js';
 export { BASE_EMBEDDER_DEFAULTS, BaseEmbedder } from './embedders/base-embedder.js';
 export type { BaseEmbedderOptions } from './embedders/base-embedder.js';
 export { HASHING_EMBEDDER_DEFAULTS, HashingEmbedder } from './embedders/hashing-embedder.js';

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, mkdir, writeFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, mkdir, writeFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DocTreeError,
@@ -11,6 +11,7 @@ import {
   type IndexArtifact,
   type IndexManifest,
 } from '@doctree/schema';
+import { swapDirectory, temporaryPathFor } from '../io/atomic-write.js';
 import { buildIndexRecords, type IndexRecordOptions, type IndexRecords } from '../records/record-builder.js';
 import type { DocSummarizer } from '../summaries/base-summarizer.js';
 import { ExtractiveSummarizer } from '../summaries/extractive-doc-summarizer.js';
@@ -150,7 +151,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
   const [bm25Coarse, bm25Leaf] = await time('sparse', () => [options.sparse.build(records.sparseCoarse), options.sparse.build(records.sparseLeaf)]);
 
   progress({ stage: 'write' });
-  const temp = `${indexDir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temp = temporaryPathFor(indexDir);
   let backendUsed: 'faiss' | 'exact' = 'exact';
   try {
     await mkdir(temp, { recursive: true });
@@ -218,25 +219,6 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
     await rm(temp, { recursive: true, force: true });
     throw DocTreeError.from(error, 'IO_WRITE_FAILED', { file: indexDir });
   }
-}
-
-/** Replaces `target` by `source` with two renames, so readers see either the old or the new folder. */
-async function swapDirectory(source: string, target: string): Promise<void> {
-  const old = `${target}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
-  let moved = false;
-  try {
-    await rename(target, old);
-    moved = true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  try {
-    await rename(source, target);
-  } catch (error) {
-    if (moved) await rename(old, target);
-    throw error;
-  }
-  if (moved) await rm(old, { recursive: true, force: true });
 }
 
 /** Reads `manifest.json` when present and valid; undefined otherwise (a rebuild follows). */

@@ -38,3 +38,28 @@ export async function writeAtomically(path: string, write: (temporaryPath: strin
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   await writeAtomically(path, (tmp) => writeFile(tmp, data));
 }
+
+/**
+ * Replaces folder `target` by the complete folder `source` with two renames, so that readers see either the old or
+ * the new folder, never a mix. On failure the old folder is put back and the error rethrown.
+ *
+ * @param source - A fully written folder (usually at {@link temporaryPathFor}`(target)`).
+ * @param target - The folder to replace; it may not exist yet.
+ */
+export async function swapDirectory(source: string, target: string): Promise<void> {
+  const old = `${target}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let moved = false;
+  try {
+    await rename(target, old);
+    moved = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    await rename(source, target);
+  } catch (error) {
+    if (moved) await rename(old, target);
+    throw error;
+  }
+  if (moved) await rm(old, { recursive: true, force: true });
+}

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, createVectorIndex, decodeVectorFile, readVectorIndexMeta, vectorSidecarPath } from '@doctree/index';
+import { canonicalJson, createVectorIndex, decodeVectorFile, readVectorIndexMeta, swapDirectory, temporaryPathFor, vectorSidecarPath } from '@doctree/index';
 import { DocTreeError, DocTreeSchema, parseWith, RAG_FORMAT_VERSION, RagManifestSchema } from '@doctree/schema';
 import type { Embedder, IndexArtifact, RagChunk, RagManifest } from '@doctree/schema';
 import { chunkDocTree, chunkingRecord, CHUNK_DOC_TREE_DEFAULTS, embeddingText, type ChunkDocTreeOptions } from '../chunking/chunk-doc-tree.js';
 import { definedOnly } from '../options.js';
-import { swapDirectory, temporarySibling } from '../io/swap-directory.js';
 import { RAG_DIR, RAG_FILES, ragVectorFileName } from './rag-index-files.js';
 
 /** Progress events of {@link buildRagIndex}. */
@@ -136,7 +135,7 @@ export async function buildRagIndex(docDir: string, options: BuildRagIndexOption
   checkAbort();
 
   progress({ stage: 'write' });
-  const temp = temporarySibling(ragDir);
+  const temp = temporaryPathFor(ragDir);
   try {
     await mkdir(temp, { recursive: true });
     const index = await createVectorIndex({ backend: o.backend, kind: 'flat', metric: 'inner_product', dimension: embedder.dimension, embedderId: embedder.id });
