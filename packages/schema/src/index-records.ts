@@ -205,16 +205,17 @@ export const IndexArtifactSchema = z.object({
 });
 export type IndexArtifact = z.infer<typeof IndexArtifactSchema>;
 
-/** `index/manifest.json`: what was built, from what, with which embedder and backend. */
-export const IndexManifestSchema = z.object({
-  format: z.literal('doctree.index'),
-  version: z.literal(INDEX_FORMAT_VERSION),
+/**
+ * Provenance fields every build manifest shares (the DocTree index, the RAG baseline's chunk index): what was built,
+ * from which tree, with which configuration, embedder and vector backend, and which files it wrote.
+ */
+export const BuildManifestFields = {
   doc_id: z.string().min(1),
   build_id: z.string().min(1),
   created_at: z.string().datetime({ offset: true }),
-  /** sha256 of the canonical JSON of the index configuration; a change triggers a rebuild. */
+  /** sha256 of the canonical JSON of the build configuration; a change triggers a rebuild. */
   config_hash: Sha256Schema,
-  /** sha256 of the `doctree.mm.json` the index was built from. */
+  /** sha256 of the `doctree.mm.json` the build read. */
   doctree_sha256: Sha256Schema,
   source_sha256: Sha256Schema,
   embedder: z.object({ id: z.string().min(1), dimension: z.number().int().positive() }),
@@ -222,5 +223,12 @@ export const IndexManifestSchema = z.object({
   artifacts: z.array(IndexArtifactSchema),
   timings_ms: z.record(z.string(), z.number().nonnegative()).default({}),
   generator: z.string(),
+};
+
+/** `index/manifest.json`: what was built, from what, with which embedder and backend. */
+export const IndexManifestSchema = z.object({
+  format: z.literal('doctree.index'),
+  version: z.literal(INDEX_FORMAT_VERSION),
+  ...BuildManifestFields,
 });
 export type IndexManifest = z.infer<typeof IndexManifestSchema>;

@@ -14,7 +14,7 @@ export { CONTENT_LIST_VERSION, BlockOriginSchema, BlockFlagSchema, TextBlockSche
 export type { BlockOrigin, BlockFlag, ContentBlock, ContentBlockType, TextBlock, TitleBlock, ImageBlock, TableBlock, EquationBlock, ListBlock, CodeBlock, ChartBlock, PageFurnitureBlock, PageInfo, SourceInfo, IngestWarning, OutlineEntry, ContentList, MinerUBlock, MinerUContentList } from "./content-list.js";
 export { DOCTREE_VERSION, NodeIdSchema, NodeRoleSchema, PageBoxSchema, NodeRefSchema, TableDataSchema, DocTreeNodeSchema, DocumentMetaSchema, DocTreeSchema } from "./doctree.js";
 export type { NodeId, NodeRole, PageBox, NodeRef, TableData, DocTreeNode, DocumentMeta, DocTree } from "./doctree.js";
-export { INDEX_FORMAT_VERSION, IndexRecordIdSchema, SectionVariantSchema, SECTION_VARIANT_SUFFIX, IndexFiltersSchema, AffordancesSchema, SubtreeSketchSchema, DenseCoarseRecordSchema, RecordRefSchema, DenseLeafRecordSchema, SPARSE_FIELDS, SparseDocSchema, GraphEdgeTypeSchema, GraphEdgeSchema, IdMapsSchema, SummaryMethodSchema, SectionSummarySchema, DocSummarySchema, IndexArtifactSchema, IndexManifestSchema } from "./index-records.js";
+export { BuildManifestFields, INDEX_FORMAT_VERSION, IndexRecordIdSchema, SectionVariantSchema, SECTION_VARIANT_SUFFIX, IndexFiltersSchema, AffordancesSchema, SubtreeSketchSchema, DenseCoarseRecordSchema, RecordRefSchema, DenseLeafRecordSchema, SPARSE_FIELDS, SparseDocSchema, GraphEdgeTypeSchema, GraphEdgeSchema, IdMapsSchema, SummaryMethodSchema, SectionSummarySchema, DocSummarySchema, IndexArtifactSchema, IndexManifestSchema } from "./index-records.js";
 export type { SectionVariant, IndexFilters, Affordances, SubtreeSketch, DenseCoarseRecord, RecordRef, DenseLeafRecord, SparseField, SparseDoc, GraphEdgeType, GraphEdge, IdMaps, SectionSummary, DocSummary, IndexArtifact, IndexManifest } from "./index-records.js";
 export { RAG_FORMAT_VERSION, RagParentIdSchema, RagChunkIdSchema, RagUnitSchema, RagParentSchema, RagChunkSchema, RagChunkingSchema, RagManifestSchema } from "./rag-records.js";
 export type { RagUnit, RagParent, RagChunk, RagChunking, RagManifest } from "./rag-records.js";
@@ -30,5 +30,5 @@ export type { SparseHit, SparseSearchOptions, SparseIndex } from "./interfaces/s
 export type { RetrieveRequest, Retriever } from "./interfaces/retriever.js";
 export type { ChatMessage, ChatRequest, ChatReply, ChatModelClient } from "./interfaces/chat-model.js";
 export type { ToolOutput, ToolCard } from "./interfaces/tool-card.js";
-export type { AnswerReader, ReadRequest, ReadResult } from "./interfaces/answer-reader.js";
+export type { AnswerReader, ComputedOperand, ComputedValue, ReadRequest, ReadResult } from "./interfaces/answer-reader.js";
 export { ensureArrayBufferTransfer } from "./pdf-runtime.js";

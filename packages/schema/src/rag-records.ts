@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BBoxSchema, PageIdxSchema, Sha256Schema } from './common.js';
 import { NodeIdSchema, NodeRoleSchema } from './doctree.js';
-import { IndexArtifactSchema } from './index-records.js';
+import { BuildManifestFields } from './index-records.js';
 
 /**
  * Records of the plain RAG baseline (`@doctree/rag-baseline`, seed 002), stored under `<doc_dir>/rag/`:
@@ -91,16 +91,7 @@ export type RagChunking = z.infer<typeof RagChunkingSchema>;
 export const RagManifestSchema = z.object({
   format: z.literal('doctree.rag'),
   version: z.literal(RAG_FORMAT_VERSION),
-  doc_id: z.string().min(1),
-  build_id: z.string().min(1),
-  created_at: z.string().datetime({ offset: true }),
-  /** sha256 of the canonical JSON of the build configuration; a change triggers a rebuild. */
-  config_hash: Sha256Schema,
-  /** sha256 of the `doctree.mm.json` the chunks were cut from. */
-  doctree_sha256: Sha256Schema,
-  source_sha256: Sha256Schema,
-  embedder: z.object({ id: z.string().min(1), dimension: z.number().int().positive() }),
-  vector_backend: z.enum(['faiss', 'exact']),
+  ...BuildManifestFields,
   chunking: RagChunkingSchema,
   counts: z.object({
     parents: z.number().int().nonnegative(),
@@ -110,8 +101,5 @@ export const RagManifestSchema = z.object({
     /** Chunks whose vectors were reused from the previous build (same text, same embedder). */
     reused: z.number().int().nonnegative(),
   }),
-  artifacts: z.array(IndexArtifactSchema),
-  timings_ms: z.record(z.string(), z.number().nonnegative()).default({}),
-  generator: z.string(),
 });
 export type RagManifest = z.infer<typeof RagManifestSchema>;
