@@ -1,25 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIo } from './cli-context.js';
 import { run } from './main.js';
+import { captureIo as capture } from './__fixtures__/capture-io.js';
+import type { CapturedIo } from '@doctree/pipeline/testing';
 
-function captureIo(env: Record<string, string | undefined> = {}, cwd = process.cwd()): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env,
-    cwd,
-    isTty: false,
-    stdout: (text: string) => {
-      io.out += text;
-    },
-    stderr: (text: string) => {
-      io.err += text;
-    },
-  };
-  return io;
-}
+const captureIo = (env: Record<string, string | undefined> = {}, cwd = process.cwd()): CapturedIo => capture(cwd, env);
 
 describe('doctree doctor', () => {
   it('reports the environment as JSON without leaking the API key', async () => {

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
+import { reportCommandFailure } from '@doctree/pipeline';
 import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
@@ -121,11 +122,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         throw new DocTreeError('USAGE', `unknown command "${command}"`);
     }
   } catch (error) {
-    const failure = DocTreeError.isInstance(error) ? error : DocTreeError.from(error, 'INTERNAL');
-    if (json) io.stdout(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
-    io.stderr(`doctree: ${failure.toOneLine()}\n`);
-    if (failure.code === 'INTERNAL' && io.env['DOCTREE_DEBUG'] && error instanceof Error) io.stderr(`${error.stack}\n`);
-    return failure.exitStatus;
+    return reportCommandFailure(error, io, { program: 'doctree', json });
   }
 }
 

@@ -3,27 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseExperiment } from '@doctree/eval';
 import { EVAL_SYSTEM_IDS } from '@doctree/pipeline';
-import { run, type RunnerIo } from './main.js';
+import { run } from './main.js';
+import { captureIo as captureCommandIo, type CapturedIo } from '@doctree/pipeline/testing';
 
 const TINY = join(__dirname, '__fixtures__', 'tiny-experiment.json');
 const EXAMPLE = join(__dirname, '../../../examples/experiments/dev-comparison.json');
 
-function captureIo(cwd: string, isTty = false): RunnerIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env: {},
-    cwd,
-    isTty,
-    stdout: (text: string) => {
-      io.out += text;
-    },
-    stderr: (text: string) => {
-      io.err += text;
-    },
-  };
-  return io;
-}
+const captureIo = (cwd: string, isTty = false): CapturedIo => captureCommandIo({ cwd, isTty });
 
 describe('doctree-eval-runner', () => {
   let dir: string;

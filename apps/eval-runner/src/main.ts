@@ -1,8 +1,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
-import { runExperiment, type ExperimentProgress } from '@doctree/pipeline';
+import {
+  CONFIG_FILE_NAME,
+  parseCommandArgs,
+  positiveIntegerOption,
+  processIo,
+  reportCommandFailure,
+  runExperiment,
+  type CommandIo,
+  type ExperimentProgress,
+} from '@doctree/pipeline';
 import { DocTreeError } from '@doctree/schema';
 
 const HELP = `doctree-eval-runner - run an experiment file (systems x datasets x configurations) into one comparison report
@@ -23,25 +31,7 @@ Options:
 `;
 
 /** Where the runner writes: injectable so tests capture output. */
-export interface RunnerIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** True when stdout is a terminal (progress bars). */
-  isTty: boolean;
-}
-
-/** Default IO bound to the process. */
-export function processIo(): RunnerIo {
-  return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    env: process.env,
-    cwd: process.cwd(),
-    isTty: Boolean(process.stdout.isTTY),
-  };
-}
+export type RunnerIo = CommandIo;
 
 function progressPrinter(io: RunnerIo): ((progress: ExperimentProgress) => void) | undefined {
   if (!io.isTty) return undefined;
@@ -67,23 +57,15 @@ export async function run(argv: readonly string[], io: RunnerIo = processIo()): 
       io.stdout(HELP);
       return argv.length === 0 ? 2 : 0;
     }
-    let values: Record<string, string | boolean | undefined>;
-    let positionals: string[];
-    try {
-      ({ values, positionals } = parseArgs({
-        args: [...argv],
-        allowPositionals: true,
-        strict: true,
-        options: { out: { type: 'string' }, limit: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
-      }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
-    } catch (cause) {
-      throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: 'Run `doctree-eval-runner --help`.' });
-    }
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      { out: { type: 'string' }, limit: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
+      'Run `doctree-eval-runner --help`.',
+    );
     if (positionals.length !== 1) throw new DocTreeError('USAGE', 'give exactly one experiment file', { hint: 'Run `doctree-eval-runner --help`.' });
-    const limitText = values['limit'] as string | undefined;
-    if (limitText !== undefined && !/^[1-9]\d*$/.test(limitText)) throw new DocTreeError('USAGE', `--limit must be a positive integer, not "${limitText}"`);
+    const limit = positiveIntegerOption('limit', values['limit']);
     const configPath = values['config'] as string | undefined;
-    const defaultConfig = resolve(io.cwd, 'doctree.config.json');
+    const defaultConfig = resolve(io.cwd, CONFIG_FILE_NAME);
     const configFile = configPath !== undefined ? resolve(io.cwd, configPath) : existsSync(defaultConfig) ? defaultConfig : undefined;
     const onProgress = progressPrinter(io);
     const result = await runExperiment({
@@ -92,7 +74,7 @@ export async function run(argv: readonly string[], io: RunnerIo = processIo()): 
       command: ['doctree-eval-runner', ...argv].join(' '),
       ...(configFile !== undefined ? { configFile } : {}),
       ...(values['out'] !== undefined ? { outDir: resolve(io.cwd, values['out'] as string) } : {}),
-      ...(limitText !== undefined ? { limit: Number(limitText) } : {}),
+      ...(limit !== undefined ? { limit } : {}),
       ...(onProgress ? { onProgress } : {}),
     });
     if (json) {
@@ -106,10 +88,6 @@ export async function run(argv: readonly string[], io: RunnerIo = processIo()): 
     io.stdout(`Comparison: ${result.files.markdown}\n            ${result.files.html}\n`);
     return 0;
   } catch (error) {
-    const failure = DocTreeError.isInstance(error) ? error : DocTreeError.from(error, 'INTERNAL');
-    if (json) io.stdout(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
-    io.stderr(`doctree-eval-runner: ${failure.toOneLine()}\n`);
-    if (failure.code === 'INTERNAL' && io.env['DOCTREE_DEBUG'] && error instanceof Error) io.stderr(`${error.stack}\n`);
-    return failure.exitStatus;
+    return reportCommandFailure(error, io, { program: 'doctree-eval-runner', json });
   }
 }

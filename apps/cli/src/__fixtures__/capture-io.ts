@@ -1,19 +1,6 @@
-import type { CliIo } from '../cli-context.js';
+import { captureIo as captureCommandIo, type CapturedIo } from '@doctree/pipeline/testing';
 
-/** A CliIo that keeps what the command writes (`out`, `err`), for specs. */
-export function captureIo(cwd: string, env: Record<string, string | undefined> = {}, isTty = false): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env,
-    cwd,
-    isTty,
-    stdout: (text: string) => {
-      io.out += text;
-    },
-    stderr: (text: string) => {
-      io.err += text;
-    },
-  };
-  return io;
+/** A CLI IO that keeps what the command writes (`out`, `err`), for specs (positional form of the shared helper). */
+export function captureIo(cwd: string, env: Record<string, string | undefined> = {}, isTty = false): CapturedIo {
+  return captureCommandIo({ cwd, env, isTty });
 }

@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIo } from '../cli-context.js';
+import type { CapturedIo } from '@doctree/pipeline/testing';
+import { captureIo as capture } from '../__fixtures__/capture-io.js';
 import { run } from '../main.js';
 
 const SAMPLES = join(__dirname, '../../../../data/samples');
@@ -9,22 +10,7 @@ const SAMPLES = join(__dirname, '../../../../data/samples');
 // The hashing embedder keeps these tests light (the SIF default is covered by @doctree/index and @doctree/pipeline).
 const ENV = { DOCTREE_EMBEDDER: 'hashing' };
 
-function captureIo(cwd: string, isTty = false): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env: ENV,
-    cwd,
-    isTty,
-    stdout: (text: string) => {
-      io.out += text;
-    },
-    stderr: (text: string) => {
-      io.err += text;
-    },
-  };
-  return io;
-}
+const captureIo = (cwd: string, isTty = false): CapturedIo => capture(cwd, ENV, isTty);
 
 const lines = (file: string): string[] => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
 import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeline';
 import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
+import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 
 /** Options of the `doctree eval` command. */
@@ -69,40 +69,26 @@ export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag
                  bm25-pages. Documents are ingested into --docs (default data/eval)
 `;
 
-function positiveInteger(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(String(value)) || !Number.isInteger(n) || n < 1) throw new DocTreeError('USAGE', `--${name} must be a positive integer, not "${String(value)}"`);
-  return n;
-}
-
 /** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand}. */
 export async function evalCli(io: CliIo, args: readonly string[]): Promise<EvaluateQuestionsResult> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        questions: { type: 'string' },
-        systems: { type: 'string' },
-        out: { type: 'string' },
-        docs: { type: 'string' },
-        limit: { type: 'string' },
-        concurrency: { type: 'string' },
-        llm: { type: 'string' },
-        judge: { type: 'boolean' },
-        embedder: { type: 'string' },
-        backend: { type: 'string' },
-        json: { type: 'boolean' },
-        config: { type: 'string' },
-      },
-    }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
-  } catch (cause) {
-    throw new DocTreeError('USAGE', (cause as Error).message, { cause, hint: `Usage:\n${EVAL_USAGE}` });
-  }
+  const { values, positionals } = parseCommandArgs(
+    args,
+    {
+      questions: { type: 'string' },
+      systems: { type: 'string' },
+      out: { type: 'string' },
+      docs: { type: 'string' },
+      limit: { type: 'string' },
+      concurrency: { type: 'string' },
+      llm: { type: 'string' },
+      judge: { type: 'boolean' },
+      embedder: { type: 'string' },
+      backend: { type: 'string' },
+      json: { type: 'boolean' },
+      config: { type: 'string' },
+    },
+    EVAL_USAGE,
+  );
   if (positionals.length > 0) throw new DocTreeError('USAGE', `eval takes no positional arguments (got "${positionals[0]}")`, { hint: 'Pass the dataset with --questions FILE.' });
   const questions = values['questions'] as string | undefined;
   const systems = values['systems'] as string | undefined;
@@ -116,8 +102,8 @@ export async function evalCli(io: CliIo, args: readonly string[]): Promise<Evalu
   if (llm !== undefined && !['none', 'openai'].includes(llm)) throw new DocTreeError('USAGE', `--llm must be none or openai, not "${llm}"`);
   if (embedder !== undefined && !['hashing', 'sif', 'openai'].includes(embedder)) throw new DocTreeError('USAGE', `--embedder must be hashing, sif or openai, not "${embedder}"`);
   if (backend !== undefined && !['auto', 'faiss', 'exact'].includes(backend)) throw new DocTreeError('USAGE', `--backend must be auto, faiss or exact, not "${backend}"`);
-  const limit = positiveInteger('limit', values['limit']);
-  const concurrency = positiveInteger('concurrency', values['concurrency']);
+  const limit = positiveIntegerOption('limit', values['limit']);
+  const concurrency = positiveIntegerOption('concurrency', values['concurrency']);
   const overrides: DocTreeConfigInput = {
     ...(llm ? { llm: { provider: llm as 'none' | 'openai' } } : {}),
     ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),

@@ -1,30 +1,16 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIo } from '../cli-context.js';
 import { run } from '../main.js';
+import { captureIo as capture } from '../__fixtures__/capture-io.js';
+import type { CapturedIo } from '@doctree/pipeline/testing';
 
 const SAMPLE_PDF = join(__dirname, '../../../../data/samples/northwind-annual-report-2023.pdf');
 
 // The hashing embedder keeps these tests light (the SIF default is covered by @doctree/index and @doctree/pipeline).
 const HASHING = { DOCTREE_EMBEDDER: 'hashing' };
 
-function captureIo(cwd: string, env: Record<string, string | undefined> = HASHING, isTty = false): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    env,
-    cwd,
-    isTty,
-    stdout: (text: string) => {
-      io.out += text;
-    },
-    stderr: (text: string) => {
-      io.err += text;
-    },
-  };
-  return io;
-}
+const captureIo = (cwd: string, env: Record<string, string | undefined> = HASHING, isTty = false): CapturedIo => capture(cwd, env, isTty);
 
 describe('doctree index', () => {
   let dir: string;

@@ -1,0 +1,5 @@
+/**
+ * Test helpers of `@doctree/pipeline`, published as the `@doctree/pipeline/testing` subpath.
+ */
+export { captureIo } from './capture-io.js';
+export type { CapturedIo, CaptureIoOptions } from './capture-io.js';
