@@ -68,8 +68,8 @@ export { locateQuote, observationText, supportFor, supportMatches } from './read
 export type { ObservationText } from './reader/observation-text.js';
 export { profileQuestion } from './reader/question-profile.js';
 export type { AnswerKind, CountTarget, QuestionProfile, WeightedTerm } from './reader/question-profile.js';
-export { conceptMatch, conceptsIn, DEFAULT_CONCEPTS, normalizeLabel } from './reader/concept-aliases.js';
-export type { Concept } from './reader/concept-aliases.js';
+export { ABBREVIATIONS, conceptMatch, conceptQueryTerms, conceptsIn, DEFAULT_CONCEPTS, normalizeLabel } from '@doctree/toolhub';
+export type { Concept } from '@doctree/toolhub';
 export { describeQuantity, findNumbers, findStatedScale, parseNumberCell, SCALE_FACTORS } from './reader/numbers.js';
 export type { NumberMention, ParsedNumber, Scale } from './reader/numbers.js';
 export { BaseJudger, FAILURE_PENALTY, verdictOf } from './judger/answer-judger.js';

@@ -88,3 +88,16 @@ export type { LlmRerankOptions, RankLlmArgs } from './rank/rank-llm.js';
 export { DEFAULT_TOOL_CARDS, createDefaultRegistry } from './hub/default-cards.js';
 export { ToolHub, cutToPages, hitPages } from './hub/tool-hub.js';
 export type { FuseOptions, StageContext, StagePlan, StageResult, ToolHubOptions } from './hub/tool-hub.js';
+export {
+  ABBREVIATIONS,
+  DEFAULT_CONCEPTS,
+  FINANCIAL_CONCEPTS,
+  conceptMatch,
+  conceptQueryTerms,
+  conceptVariants,
+  conceptsIn,
+  isOutflowLabel,
+  namedConcepts,
+  normalizeLabel,
+} from './vocabulary/concept-vocabulary.js';
+export type { Concept, ConceptQueryTermsOptions, NamedConcept } from './vocabulary/concept-vocabulary.js';

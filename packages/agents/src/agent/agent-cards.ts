@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DocTreeError, pageFromIndex } from '@doctree/schema';
-import type { AnswerReader, ChatModelClient, Hit, Observation, ReadResult, RouterDecision, Support } from '@doctree/schema';
+import type { AnswerReader, ChatModelClient, ComputedOperand, ComputedValue, Hit, Observation, ReadResult, RouterDecision, Support } from '@doctree/schema';
 import { FIGURE_ROLES, nodeHit } from '@doctree/toolhub';
 import type { HubToolCard, ToolContext } from '@doctree/toolhub';
 import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
@@ -80,7 +80,10 @@ export const ReaderAnswerArgsSchema = z.object({
   evidence: z.unknown().optional(),
   /** Expected answer format (informative; the reader reads it from the question). */
   format: z.string().optional(),
-  /** Results of computation / extraction steps: their nodes are read first; a computed count answers when reading finds none. */
+  /**
+   * Results of computation / extraction steps: their nodes are read first; arithmetic over table cells is offered to
+   * the reader as a candidate answer (with the cells it came from); a computed count of figures answers a count.
+   */
   computed: z.unknown().optional(),
   /** Figure regions (`figure_finder.find_regions`): read first. */
   regions: z.unknown().optional(),
@@ -150,6 +153,29 @@ const unique = (ids: readonly string[]): string[] => [...new Set(ids)];
 
 /** True for a saved `compute.eval` count (`operation: "count"`). */
 const isCount = (value: unknown): boolean => value !== null && typeof value === 'object' && (value as { operation?: unknown }).operation === 'count';
+
+/**
+ * The arithmetic the plan's steps computed (a saved `compute.eval` result over `extract.column` cells), in the form the
+ * reader takes it: the value, how it shows, and the cells it came from. Counts and values without their cells are not
+ * offered (the reader could not cite them).
+ */
+export function computedValuesOf(value: unknown): ComputedValue[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const v = value as { operation?: unknown; display_value?: unknown; text?: unknown; percent?: unknown; unit?: unknown; scale?: unknown; operand_cells?: unknown };
+  if (typeof v.operation !== 'string' || v.operation === 'count' || typeof v.display_value !== 'number' || !Number.isFinite(v.display_value)) return [];
+  if (!Array.isArray(v.operand_cells) || v.operand_cells.length === 0) return [];
+  return [
+    {
+      operation: v.operation,
+      value: v.display_value,
+      text: typeof v.text === 'string' ? v.text : String(v.display_value),
+      percent: v.percent === true,
+      unit: typeof v.unit === 'string' ? v.unit : null,
+      scale: typeof v.scale === 'string' ? v.scale : null,
+      operands: v.operand_cells as ComputedOperand[],
+    },
+  ];
+}
 
 /** Hits of the support nodes of a read (for the trace: what the answer cites). */
 function supportHits(context: ToolContext, support: readonly Support[], score: number): Hit[] {
@@ -232,7 +258,14 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
       const focus = [...nodeIdsIn(args.computed).slice(0, 24), ...nodeIdsIn(args.headings), ...nodeIdsIn(args.outline).slice(0, 20), ...nodeIdsIn(args.visual), ...regions];
       const ids = unique([...focus, ...rankedEvidence]).slice(0, maxReadNodes);
       const observations = await session.observe(ids);
-      let result = await reader.read({ question: args.question, observations, ...(session.decision ? { decision: session.decision } : {}), ...(session.signal ? { signal: session.signal } : {}) });
+      const computed = computedValuesOf(args.computed);
+      let result = await reader.read({
+        question: args.question,
+        observations,
+        ...(session.decision ? { decision: session.decision } : {}),
+        ...(computed.length > 0 ? { computed } : {}),
+        ...(session.signal ? { signal: session.signal } : {}),
+      });
       if (isCount(args.computed)) {
         // A count of document objects computed by the steps wins over a number read from the text.
         const counted = observations.filter((o) => regions.includes(o.node_id));

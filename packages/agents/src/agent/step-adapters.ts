@@ -1,12 +1,12 @@
-import type { Hit } from '@doctree/schema';
-import type { DocNavigator, ExtractColumnData } from '@doctree/toolhub';
+import type { ComputedOperand, Hit } from '@doctree/schema';
+import { isOutflowLabel, type DocNavigator, type ExtractColumnData } from '@doctree/toolhub';
 import { hitsOf } from './plan-variables.js';
 
 /**
  * What {@link adaptStepArgs} decided: call the tool with these arguments (and, for a computation, the nodes its
  * operands came from), or skip the step and why.
  */
-export type AdaptedStep = { args: Record<string, unknown>; operandNodes?: string[] } | { skip: string };
+export type AdaptedStep = { args: Record<string, unknown>; operandNodes?: string[]; operandCells?: ComputedOperand[] } | { skip: string };
 
 /** Node ids a saved operand value came from: hits, regions, per-figure counts, an extraction's table. */
 function operandNodesOf(value: unknown): string[] {
@@ -21,13 +21,17 @@ function operandNodesOf(value: unknown): string[] {
   return typeof v.node_id === 'string' ? [v.node_id] : [];
 }
 
-/** One numeric operand of a computation, with the year of its column when known. */
+/** One numeric operand of a computation, with the year of its column and the line item it came from when known. */
 interface Operand {
   value: number;
   unit: string | null;
   percent: boolean;
   scale: string | null;
   year?: number;
+  /** The requested row label of an `extract.column` cell (its line item). */
+  item?: string;
+  /** The table cell it was read from. */
+  cell?: ComputedOperand;
 }
 
 const YEAR = /\b(?:FY\s?)?((?:19|20)\d{2})\b/;
@@ -42,7 +46,8 @@ function operandsOf(value: unknown): Operand[] {
     return data.cells.flatMap((cell) => {
       if (cell.value === null || !Number.isFinite(cell.value)) return [];
       const year = YEAR.exec(cell.column)?.[1];
-      return [{ value: cell.value, unit: cell.unit, percent: cell.percent, scale: cell.scale, ...(year ? { year: Number(year) } : {}) }];
+      const source = typeof data.node_id === 'string' ? { cell: { node_id: data.node_id, row: cell.row, column: cell.column, raw: cell.raw, value: cell.value } } : {};
+      return [{ value: cell.value, unit: cell.unit, percent: cell.percent, scale: cell.scale, ...(year ? { year: Number(year) } : {}), ...(cell.for_row ? { item: cell.for_row } : {}), ...source }];
     });
   }
   if (typeof data.total === 'number') return [{ value: data.total, unit: null, percent: false, scale: null }];
@@ -63,10 +68,31 @@ function countOf(value: unknown): number | undefined {
   return hits?.length;
 }
 
+/** Operations that compare two line items of one period (A to B), rather than one line item over periods. */
+const BETWEEN_ITEMS = new Set(['ratio', 'percent']);
+
+/**
+ * The operands an operation works on: with cells of two or more line items (requested rows), the first cell of each
+ * item in the order asked (`ratio(A, B)`, `A − B`…); else the cells of one line item — the first that has enough —
+ * sorted by year when every cell has one (so `difference` is newest − oldest and `percent_change` oldest → newest).
+ * `ratio` / `percent` never divide one item's years by each other.
+ */
+function chooseOperands(operation: string, operands: readonly Operand[]): { operands: Operand[]; byItem: boolean } {
+  const items = [...new Set(operands.map((o) => o.item))];
+  if (items.length >= 2 && items.every((i) => i !== undefined)) {
+    const perItem = items.map((item) => operands.filter((o) => o.item === item));
+    if (operation === 'difference' || BETWEEN_ITEMS.has(operation) || perItem.every((cells) => cells.length === 1)) return { operands: perItem.map((cells) => cells[0]!), byItem: true };
+    operands = perItem.find((cells) => cells.length >= 2) ?? perItem[0]!;
+  } else if (BETWEEN_ITEMS.has(operation) && operands.every((o) => o.year !== undefined)) {
+    return { operands: [], byItem: false };
+  }
+  return { operands: operands.every((o) => o.year !== undefined) ? [...operands].sort((a, b) => a.year! - b.year!) : [...operands], byItem: false };
+}
+
 /**
  * The `compute.eval` arguments of a plan step written as `{ operation, operands, round }` (the planner's form): cells
- * of an `extract.column` result sorted by year when every cell has one (so `difference` is newest − oldest and
- * `percent_change` oldest → newest), counts of `figure_finder` regions or `vlm.count` totals for `count`.
+ * of an `extract.column` result (see {@link chooseOperands}: two line items compared, or one line item over years),
+ * counts of `figure_finder` regions or `vlm.count` totals for `count`.
  */
 export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>): AdaptedStep {
   const operation = typeof args['operation'] === 'string' ? args['operation'] : '';
@@ -76,9 +102,12 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
     if (n === undefined) return { skip: 'nothing to count' };
     return { args: { expression: 'N', variables: { N: n }, ...precision }, operandNodes: operandNodesOf(args['operands']) };
   }
-  let operands = operandsOf(args['operands']);
-  if (operands.length === 0) return { skip: `no numbers to ${operation || 'compute'}` };
-  if (operands.every((o) => o.year !== undefined)) operands = [...operands].sort((a, b) => a.year! - b.year!);
+  const found = operandsOf(args['operands']);
+  if (found.length === 0) return { skip: `no numbers to ${operation || 'compute'}` };
+  let { operands, byItem } = chooseOperands(operation, found);
+  if (operands.length === 0) return { skip: `${operation} needs two line items, found one over ${found.length} period(s)` };
+  // Outflows shown as negatives (`(1,577)` for purchases of PP&E) are compared by their amounts.
+  if (operands.every((o) => o.value < 0 && o.cell !== undefined && isOutflowLabel(o.cell.row))) operands = operands.map((o) => ({ ...o, value: -o.value, cell: { ...o.cell!, value: -o.value } }));
   const names = operands.map((_, i) => `v${i}`);
   const variables = Object.fromEntries(operands.map((o, i) => [names[i]!, { value: o.value, unit: o.unit, percent: o.percent, scale: o.scale }]));
   const first = names[0]!;
@@ -89,14 +118,16 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
     average: `avg(${all})`,
     max: `max(${all})`,
     min: `min(${all})`,
-    difference: names.length >= 2 ? `${last} - ${first}` : undefined,
+    // Two line items: the first asked minus the second; one item over years: newest minus oldest.
+    difference: names.length >= 2 ? (byItem ? `${first} - ${names[1]}` : `${last} - ${first}`) : undefined,
     percent_change: names.length >= 2 ? `percent_change(${first}, ${last})` : undefined,
     ratio: names.length >= 2 ? `ratio(${names[0]}, ${names[1]})` : undefined,
     percent: names.length >= 2 ? `pct(${names[0]}, ${names[1]})` : undefined,
   };
   const expression = expressions[operation];
   if (expression === undefined) return { skip: names.length < 2 && operation in expressions ? `${operation} needs two numbers, found ${names.length}` : `unknown operation ${JSON.stringify(operation)}` };
-  return { args: { expression, variables, ...precision }, operandNodes: operandNodesOf(args['operands']) };
+  const operandCells = operands.flatMap((o) => (o.cell ? [o.cell] : []));
+  return { args: { expression, variables, ...precision }, operandNodes: operandNodesOf(args['operands']), ...(operandCells.length === operands.length ? { operandCells } : {}) };
 }
 
 /** The section a node id names: the node itself when it is a section, else the section holding it. */

@@ -95,7 +95,10 @@ export async function runPlanSteps(options: RunPlanStepsOptions): Promise<PlanSt
     status.set(step.step_id, ok ? 'ok' : 'error');
     if (ok && step.save_as !== undefined) {
       const saved = savedValue(result);
-      variables.set(step.save_as, adapted.operandNodes ? { ...saved, operand_nodes: adapted.operandNodes, operation: step.args['operation'] } : saved);
+      variables.set(
+        step.save_as,
+        adapted.operandNodes ? { ...saved, operand_nodes: adapted.operandNodes, operation: step.args['operation'], ...(adapted.operandCells ? { operand_cells: adapted.operandCells } : {}) } : saved,
+      );
     }
     if (EXTRACT_TOOLS.has(step.tool) && (!ok || isEmptyExtraction(step.tool, result))) flags.add('extract_empty');
     if (step.tool.startsWith('vlm.') && !ok) flags.add('visual_low_conf');

@@ -1,5 +1,5 @@
 import type { AnswerValue, Observation, Support } from '@doctree/schema';
-import { DEFAULT_CONCEPTS, type Concept } from '../reader/concept-aliases.js';
+import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { findNumbers, findStatedScale, parseNumberCell, SCALE_FACTORS, type NumberMention } from '../reader/numbers.js';
 import { supportMatches } from '../reader/observation-text.js';
 import { profileQuestion, type QuestionProfile } from '../reader/question-profile.js';

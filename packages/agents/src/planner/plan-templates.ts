@@ -1,6 +1,6 @@
 import type { Operation, PlanFallback, PlanStage, PlanStep, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
 
-import { ARITHMETIC_OPERATIONS } from '../router/question-signals.js';
+import { ARITHMETIC_OPERATIONS, findKeywords } from '../router/question-signals.js';
 
 /** What the templates may use besides the decision. */
 export interface TemplateSettings {
@@ -33,7 +33,7 @@ const STATEMENT_SYNONYMS: Record<string, string[]> = {
 
 /** Words of a question that name the operation or the format rather than what to find in a table row. */
 const NON_ROW_WORDS = new Set(
-  'change percentage percent ratio difference growth increase decrease decline compare average mean sum total combined highest lowest largest smallest trend rate yoy cagr amount value figure statement cash flow shown details relying response give respond'.split(
+  'change percentage percent ratio difference growth increase decrease decline compare average mean sum combined highest lowest largest smallest trend rate yoy cagr amount value figure statement shown details relying response give respond'.split(
     ' ',
   ),
 );
@@ -50,7 +50,13 @@ interface Facts {
   units: string[];
   format: string;
   arithmetic: Operation[];
-  rowTerms: string[];
+  /**
+   * Row labels for `extract.column`, one phrase per line item: the question's row words as one phrase, or the two
+   * sides of a ratio / share / difference between two items in one period (from the router's sub-questions).
+   */
+  rowPhrases: string[];
+  /** `alias:` constraints of the router: the document's words for what the question names (query expansion). */
+  aliases: string[];
   countedRoles: string[];
   sectionTitle: string | undefined;
   round: number | undefined;
@@ -65,22 +71,53 @@ function facts(decision: RouterDecision): Facts {
   const countedRoles = [...(kinds.has('table') ? ['table'] : []), ...(kinds.has('chart') ? ['chart', 'image'] : []), ...(kinds.has('figure') ? ['image', 'chart'] : [])];
   const section = s.objects.find((o) => o.kind === 'section');
   const round = decision.constraints.map((c) => /^round:([0-9]+)$/.exec(c)).find((m) => m !== null)?.[1];
+  const aliases = decision.constraints.filter((c) => c.startsWith('alias:')).map((c) => c.slice('alias:'.length).trim()).filter(Boolean);
   return {
     labels,
     tableLabels: labels.filter((l) => l.startsWith('Table')),
     figureLabels: labels.filter((l) => l.startsWith('Figure') || l.startsWith('Chart')),
     statements,
-    queryTerms: [...new Set([...labels, ...statements, ...synonyms])],
+    queryTerms: [...new Set([...labels, ...statements, ...synonyms, ...aliases])],
     pages: s.page_hints,
     years: s.years,
     units: s.units,
     format: s.expected_format ?? 'Str',
-    arithmetic: s.operations.filter((op) => ARITHMETIC_OPERATIONS.has(op)),
-    rowTerms: s.keywords.filter((k) => !NON_ROW_WORDS.has(k)).slice(0, 6),
+    arithmetic: arithmeticOf(decision),
+    rowPhrases: rowPhrases(decision),
+    aliases,
     countedRoles: [...new Set(countedRoles.length > 0 ? countedRoles : ['image', 'chart'])],
     sectionTitle: section?.label ?? section?.text,
     round: round !== undefined ? Number(round) : undefined,
   };
+}
+
+/** Words of a phrase that can name a table row (no operation, format or statement words). */
+const rowWords = (words: readonly string[]): string => words.filter((k) => !NON_ROW_WORDS.has(k)).slice(0, 6).join(' ');
+
+/** Share of a row phrase's words a row label must hold (row phrases carry column words too: "operating margin dairy"). */
+const ROW_MIN_MATCH = 0.2;
+
+/** Operations between two line items of one period ("ratio of A to B", "A as a share of B", "difference between A and B"). */
+const TWO_ITEM_OPERATIONS: ReadonlySet<Operation> = new Set(['ratio', 'percent', 'difference', 'sum']);
+
+/**
+ * Operations the steps compute: the decision's arithmetic, except a ratio or percentage of one line item (that names a
+ * unit or a stated ratio — "operating margin", "what percentage…" — rather than a division of two items).
+ */
+function arithmeticOf(decision: RouterDecision): Operation[] {
+  const twoItems = rowPhrases(decision).length >= 2;
+  return decision.signals.operations.filter((op) => ARITHMETIC_OPERATIONS.has(op) && (twoItems || (op !== 'percent' && op !== 'ratio')));
+}
+
+function rowPhrases(decision: RouterDecision): string[] {
+  const s = decision.signals;
+  const twoItems = decision.sub_questions.length === 2 && s.years.length <= 1 && s.operations.some((op) => TWO_ITEM_OPERATIONS.has(op));
+  if (twoItems) {
+    const sides = decision.sub_questions.map((q) => rowWords(findKeywords(q)));
+    if (sides.every((side) => side !== '') && sides[0] !== sides[1]) return sides;
+  }
+  const phrase = rowWords(s.keywords);
+  return phrase === '' ? [] : [phrase];
 }
 
 const withTerms = (stage: PlanStage, terms: readonly string[]): PlanStage => (terms.length > 0 ? { ...stage, query_terms: [...terms] } : stage);
@@ -157,7 +194,7 @@ function tableNumber(d: RouterDecision, s: TemplateSettings): PlanInput {
     {
       step_id: 'T2',
       tool: 'extract.column',
-      args: { node_id: '$TABLES.hits.0.node_id', ...(f.rowTerms.length > 0 ? { rows: f.rowTerms } : {}), ...(f.years.length > 0 ? { years: f.years } : {}) },
+      args: { node_id: '$TABLES.hits.0.node_id', ...(f.rowPhrases.length > 0 ? { rows: f.rowPhrases, best_row_only: true, min_match: ROW_MIN_MATCH } : {}), ...(f.years.length > 0 ? { years: f.years } : {}) },
       save_as: 'CELLS',
       depends_on: ['T1'],
     },
@@ -290,7 +327,7 @@ function multiHop(d: RouterDecision, s: TemplateSettings): PlanInput {
   }
   if (f.arithmetic.length > 0 && f.years.length > 0) {
     steps.push({ step_id: 'T1', tool: TABLES, args: { query: '$question', k: 5, years: f.years, ...(f.units.length > 0 ? { units: f.units } : {}) }, save_as: 'TABLES', depends_on: [] });
-    steps.push({ step_id: 'T2', tool: 'extract.column', args: { node_id: '$TABLES.hits.0.node_id', ...(f.rowTerms.length > 0 ? { rows: f.rowTerms } : {}), years: f.years }, save_as: 'CELLS', depends_on: ['T1'] });
+    steps.push({ step_id: 'T2', tool: 'extract.column', args: { node_id: '$TABLES.hits.0.node_id', ...(f.rowPhrases.length > 0 ? { rows: f.rowPhrases, best_row_only: true, min_match: ROW_MIN_MATCH } : {}), years: f.years }, save_as: 'CELLS', depends_on: ['T1'] });
     steps.push({ step_id: 'T3', tool: 'compute.eval', args: { operation: f.arithmetic[0]!, operands: '$CELLS', ...(f.round !== undefined ? { round: f.round } : {}) }, save_as: 'VALUE', depends_on: ['T2'] });
   }
   const before = steps.map((st) => st.step_id);

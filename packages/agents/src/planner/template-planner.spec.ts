@@ -39,7 +39,8 @@ describe('TemplatePlanner templates', () => {
     const [search, extract, compute, read] = plan.steps;
     expect(search!.args).toMatchObject({ query: '$question', years: [2020, 2021], units: ['$', '%', 'millions'] });
     expect(extract!.args).toMatchObject({ node_id: '$TABLES.hits.0.node_id', years: [2020, 2021] });
-    expect(extract!.args['rows']).toEqual(expect.arrayContaining(['net', 'sales']));
+    // One row phrase (the statement's name is a source, not a row word); only the best row of it is read.
+    expect(extract!.args).toMatchObject({ rows: ['net sales'], best_row_only: true });
     expect(compute!.args).toMatchObject({ operation: 'percent_change', operands: '$CELLS' });
     expect(read!.args).toMatchObject({ computed: '$VALUE', format: 'Float' });
     expect(plan.final).toEqual({ answer_var: 'ANS', format: 'Float' });

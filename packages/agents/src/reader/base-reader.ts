@@ -92,7 +92,16 @@ export abstract class BaseReader implements AnswerReader {
       if (!parsed.success) throw new DocTreeError('SCHEMA_INVALID', `the router decision is not valid: ${formatIssues(parsed.error)}`);
       decision = parsed.data;
     }
-    return { question: request.question, observations, ...(decision ? { decision } : {}), ...(request.signal ? { signal: request.signal } : {}) };
+    const computed = (Array.isArray(request.computed) ? request.computed : []).filter(
+      (c) => c !== null && typeof c === 'object' && typeof c.operation === 'string' && Number.isFinite(c.value) && Array.isArray(c.operands),
+    );
+    return {
+      question: request.question,
+      observations,
+      ...(decision ? { decision } : {}),
+      ...(computed.length > 0 ? { computed } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
   }
 
   private normalise(raw: ReadResult, observations: readonly Observation[]): ReadResult {

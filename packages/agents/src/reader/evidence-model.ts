@@ -1,5 +1,5 @@
 import type { AnswerFormat, AnswerValue, Observation, Support } from '@doctree/schema';
-import { conceptMatch, normalizeLabel, type Concept } from './concept-aliases.js';
+import { conceptMatch, namedConcepts, normalizeLabel, type Concept } from '@doctree/toolhub';
 import { observationText, type ObservationText } from './observation-text.js';
 import type { QuestionProfile, WeightedTerm } from './question-profile.js';
 import { sentenceSpans, stemWord, wordTokens, type TextSpan, type WordToken } from './text-spans.js';
@@ -54,10 +54,18 @@ export class EvidenceSet {
       for (const s of e.stems) present.add(s);
       for (const s of e.contextStems) present.add(s);
     }
+    // The question words that named each concept: the trigger's match, or (named by a line-item wording such as
+    // "purchases of PP&E") the question words inside that wording, abbreviations written out.
+    const named = namedConcepts(profile.question, profile.concepts);
+    const questionTokens = wordTokens(profile.question);
     this.conceptStems = new Map(
       profile.concepts.map((c) => {
         const m = c.trigger.exec(profile.question);
-        return [c, m ? new Set(wordTokens(m[0]).map((t) => t.stem)) : new Set<string>()];
+        if (m) return [c, new Set(wordTokens(m[0]).map((t) => t.stem))];
+        const phrase = named.find((n) => n.concept === c)?.phrase;
+        if (!phrase) return [c, new Set<string>()];
+        const norm = normalizeLabel(phrase);
+        return [c, new Set(questionTokens.filter((t) => normalizeLabel(t.word).trim() !== '' && norm.includes(normalizeLabel(t.word))).map((t) => t.stem))];
       }),
     );
     // A concept's words count as present when the evidence names the concept in its own words ("capital

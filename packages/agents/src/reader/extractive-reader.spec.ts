@@ -126,4 +126,84 @@ describe('ExtractiveReader', () => {
     expect(anchored.support[0]!.char_start).toBeGreaterThanOrEqual(1000);
     expect(chunk.slice(anchored.support[0]!.char_start - 1000, anchored.support[0]!.char_end - 1000)).toBe(anchored.support[0]!.snippet);
   });
+
+  it('gives a number to the words of its own clause, not to the nearest question word', async () => {
+    const chunk = 'Cash and cash equivalents were $96.4 million at year end. Net cash provided by operating activities was $92.8 million and capital expenditures were $37.5 million, mainly for the new plant.';
+    const capex = await reader.read({ question: 'What were capital expenditures in 2023?', observations: [textObservation('t_8', chunk, 2)] });
+    expect(capex.answer).toBe(37.5);
+    // The line item named in the statement's words finds the text's "capital expenditures" too.
+    const ppe = await reader.read({ question: 'What were purchases of PP&E in 2023 (in USD millions)?', observations: [textObservation('t_8', chunk, 2)] });
+    expect(ppe.answer).toBe(37.5);
+    const operating = await reader.read({ question: 'What was net cash provided by operating activities in 2023?', observations: [textObservation('t_8', chunk, 2)] });
+    expect(operating.answer).toBe(92.8);
+    // A rate of change is not the amount asked; "rose 12.4% to $482.6 million" gives revenue its amount.
+    const growth = 'Total revenue rose 12.4% to $482.6 million in 2023, compared with $429.4 million in 2022.';
+    expect((await reader.read({ question: 'What was total revenue in 2023?', observations: [textObservation('t_10', growth, 1)] })).answer).toBe(482.6);
+    expect((await reader.read({ question: 'What was total revenue in 2022?', observations: [textObservation('t_10', growth, 1)] })).answer).toBe(429.4);
+    expect((await reader.read({ question: 'By what percentage did total revenue grow in 2023?', observations: [textObservation('t_10', growth, 1)] })).answer).toBe(12.4);
+    const trailing = 'The company spent $12.0 million on marketing and $37.5 million of capital expenditures in 2023.';
+    expect((await reader.read({ question: 'How much were capital expenditures in 2023?', observations: [textObservation('t_9', trailing, 2)] })).answer).toBe(37.5);
+  });
+
+  it('answers a line item named by an abbreviation from its table row, in the year column asked', async () => {
+    const observations = await see(['tab_1', 't_3']);
+    const result = await reader.read({ question: 'What were purchases of PP&E in 2017 (in USD millions)?', observations });
+    expect(result).toMatchObject({ answer: 1373 });
+    expect(result.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)');
+    expectExactSupport(result, observations);
+  });
+
+  it('computes a change over the years asked instead of reading one of the years', async () => {
+    const observations = await see(['tab_1']);
+    const change = await reader.read({ question: 'What was the change in depreciation and amortization from 2016 to 2018?', observations });
+    expect(change.answer).toBe(14);
+    expect(change.support).toHaveLength(2);
+    expectExactSupport(change, observations);
+    const higher = await reader.read({ question: 'How much higher was capital expenditure in 2018 compared to 2017?', observations });
+    expect(higher.answer).toBe(204);
+    const growth = await reader.read({ question: 'What was the percentage change in dividends paid to shareholders from 2017 to 2018?', observations });
+    expect(growth.answer).toBeCloseTo(13.9136, 3);
+  });
+
+  it('combines two line items of one period: ratios and shares', async () => {
+    const cash = await see(['tab_1']);
+    const ratio = await reader.read({ question: 'What is the ratio of net cash provided by operating activities to net income in 2018?', observations: cash });
+    expect(ratio.answer).toBeCloseTo(1.2006, 3);
+    expect(ratio.support.map((s) => s.snippet)).toEqual([
+      'Net cash provided by operating activities | 6,439',
+      'Net income including noncontrolling interest | $ 5,363',
+    ]);
+    const segments = await see(['tab_2']);
+    const share = await reader.read({ question: 'What percentage of total net sales came from the Health Care segment in 2018?', observations: segments });
+    expect(share.answer).toBeCloseTo(18.3763, 3);
+    expectExactSupport(share, segments);
+  });
+
+  it('takes a value the plan computed when its cells are rows the question asks about, and cites them', async () => {
+    const observations = await see(['tab_1']);
+    // Two line items the reader does not pair by itself ("how much more … than …"): the plan's steps did.
+    const question = 'How much more was paid in dividends than spent on capital expenditure in 2018?';
+    const computed = [
+      {
+        operation: 'difference',
+        value: 1616,
+        text: '1,616',
+        percent: false,
+        unit: '$',
+        scale: 'millions',
+        operands: [
+          { node_id: 'tab_1', row: 'Dividends paid to shareholders', column: 'Years ended December 31 2018', raw: '(3,193)', value: 3193 },
+          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: 'Years ended December 31 2018', raw: '(1,577)', value: 1577 },
+        ],
+      },
+    ];
+    const result = await reader.read({ question, observations, computed });
+    expect(result.answer).toBe(1616);
+    expect(result.notes?.join('\n')).toMatch(/computed by the plan/);
+    expect(result.support.map((s) => s.snippet)).toEqual(['Dividends paid to shareholders | (3,193)', 'Purchases of property, plant and equipment (PP&E) | (1,577)']);
+    expectExactSupport(result, observations);
+    // A computation over rows the question does not ask about is not taken.
+    const unrelated = [{ ...computed[0]!, value: 999, operands: computed[0]!.operands.map((o) => ({ ...o, row: 'Net cash used in financing activities', raw: '(6,701)' })) }];
+    expect((await reader.read({ question, observations, computed: unrelated })).answer).not.toBe(999);
+  });
 });

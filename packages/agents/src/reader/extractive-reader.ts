@@ -1,9 +1,9 @@
 import type { ReadRequest, ReadResult } from '@doctree/schema';
 import { BaseReader, NOT_ANSWERABLE, type BaseReaderOptions } from './base-reader.js';
-import { DEFAULT_CONCEPTS, type Concept } from './concept-aliases.js';
+import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate } from './evidence-model.js';
 import { profileQuestion, type QuestionProfile } from './question-profile.js';
-import { tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates } from './table-candidates.js';
+import { computedValueCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
 import {
   countObservedCandidates,
   dateCandidates,
@@ -64,7 +64,7 @@ export class ExtractiveReader extends BaseReader {
     const notes = [`question kind ${profile.kind}, expected ${profile.format}${profile.years.length ? `, years ${profile.years.join('/')}` : ''}${profile.scale ? `, in ${profile.scale}s` : ''}`];
     if (request.observations.length === 0) return this.none(notes, 'no evidence was observed');
     const evidence = new EvidenceSet(request.observations, profile);
-    const candidates = this.candidates(profile, evidence).filter((c) => c.support.length > 0);
+    const candidates = this.candidates(profile, evidence, request.computed ?? []).filter((c) => c.support.length > 0);
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     if (!best) return this.none(notes, 'no candidate answer in the evidence');
@@ -80,7 +80,7 @@ export class ExtractiveReader extends BaseReader {
     return { answer: best.answer, answer_format: best.format, confidence, support: best.support, notes: [...notes, ...best.notes] };
   }
 
-  private candidates(profile: QuestionProfile, evidence: EvidenceSet): Candidate[] {
+  private candidates(profile: QuestionProfile, evidence: EvidenceSet, computed: NonNullable<ReadRequest['computed']>): Candidate[] {
     switch (profile.kind) {
       case 'count':
         return [
@@ -89,7 +89,14 @@ export class ExtractiveReader extends BaseReader {
           ...tableNumberCandidates(evidence).filter((c) => typeof c.answer === 'number' && Number.isInteger(c.answer)),
         ];
       case 'number':
-        return [...tableComputeCandidates(evidence), ...tableExtremeCandidates(evidence), ...tableNumberCandidates(evidence), ...textNumberCandidates(evidence)];
+        return [
+          ...computedValueCandidates(evidence, computed),
+          ...tableTwoItemCandidates(evidence),
+          ...tableComputeCandidates(evidence),
+          ...tableExtremeCandidates(evidence),
+          ...tableNumberCandidates(evidence),
+          ...textNumberCandidates(evidence),
+        ];
       case 'year':
         return [...yearCandidates(evidence), ...tableExtremeCandidates(evidence)];
       case 'date':

@@ -1,5 +1,6 @@
 import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
-import { conceptsIn, DEFAULT_CONCEPTS, type Concept } from './concept-aliases.js';
+import { conceptsIn, DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
+import { extractSignals, operandSides, type OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
 import { sentenceSpans, wordTokens } from './text-spans.js';
 
@@ -29,6 +30,11 @@ export interface QuestionProfile {
   years: number[];
   wantsPercent: boolean;
   wantsCurrency: boolean;
+  /**
+   * An amount is asked (a currency, a scale, or a financial line item such as revenue or capex), not a rate: percentages
+   * in the evidence are changes or shares, not the answer. False when a percent, margin, rate or ratio is asked.
+   */
+  wantsAmount: boolean;
   /** Scale the answer is asked in (`in USD millions`). */
   scale?: Scale;
   operations: Operation[];
@@ -39,13 +45,15 @@ export interface QuestionProfile {
   questionNumbers: Set<number>;
   /** What a "how many / how much / number of" question counts or measures (`grams`, `steps`), lower case. */
   measure?: string;
+  /** Two line items the question combines ("ratio of A to B", "A as a percentage of B"), when it does. */
+  sides?: OperandSides;
 }
 
 /** Question words and generic request words that carry no evidence. */
 const QUESTION_STOP = new Set(
   `what which who whom whose when where why how many much is are was were be been do does did the a an of in on for to from by with and or as at
   that this these those it its their there than then according based give provide response answer question relying details detail shown show shows
-  please state report reported document documents page pages value values amount amounts number total data information mention mentioned
+  please state report reported document documents page pages value values amount amounts number data information mention mentioned
   mentions describe described statement statements fy fiscal year years usd dollar dollars million millions billion billions thousand thousands
   percent percentage round rounded decimal decimals nearest place places calculate calculated compute computed using use used can could would should will
   about into over under between during any all each per also only if not no yes provided given listed list name named there here whole entire
@@ -109,13 +117,23 @@ const FORMAT_OF: Record<AnswerKind, AnswerFormat> = {
   text: 'Str',
 };
 
-const OPERATION_WORDS: Array<[RegExp, Operation]> = [
-  [/\bpercent(?:age)? change\b|\bgrowth rate\b|\b(?:grew|increased|decreased|declined) by what percent/i, 'percent_change'],
-  [/\bdifference\b|\bchange (?:in|from)\b|\bincrease (?:in|from)\b|\bdecrease (?:in|from)\b/i, 'difference'],
-  [/\bratio\b|\bdivided by\b/i, 'ratio'],
-  [/\baverage\b|\bmean\b/i, 'average'],
-  [/\bsum\b|\bcombined\b|\baltogether\b|\bin total\b/i, 'sum'],
-];
+/** Weighted content terms of a text (instruction sentences such as "Give a response…" weigh 0.3). */
+export function weightedTerms(text: string): WeightedTerm[] {
+  const terms = new Map<string, WeightedTerm>();
+  const lines = text.replace(/\?\s+/g, '?\n');
+  for (const span of sentenceSpans(lines)) {
+    const sentence = lines.slice(span.start, span.end);
+    const weight = INSTRUCTION.test(sentence) ? 0.3 : 1;
+    for (const token of wordTokens(sentence)) {
+      const lower = token.word.toLowerCase();
+      if (QUESTION_STOP.has(lower) || /^\d/.test(lower) || lower.length < 2) continue;
+      if (/^fy\d+$/i.test(lower)) continue;
+      const prev = terms.get(token.stem);
+      if (!prev || prev.weight < weight) terms.set(token.stem, { stem: token.stem, word: lower, weight });
+    }
+  }
+  return [...terms.values()];
+}
 
 /**
  * Reads a question for the extractive reader: answer kind and format (the router's `expected_format` wins),
@@ -130,18 +148,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const quantity =
     matchedConcepts.length > 0 || /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£|\b(?:thousands|millions|billions)\b/.test(lowerQ);
   const { kind, countTarget } = detectKind(question, expected, quantity);
-  const terms = new Map<string, WeightedTerm>();
-  for (const span of sentenceSpans(question.replace(/\?\s+/g, '?\n'))) {
-    const sentence = question.replace(/\?\s+/g, '?\n').slice(span.start, span.end);
-    const weight = INSTRUCTION.test(sentence) ? 0.3 : 1;
-    for (const token of wordTokens(sentence)) {
-      const lower = token.word.toLowerCase();
-      if (QUESTION_STOP.has(lower) || /^\d/.test(lower) || lower.length < 2) continue;
-      if (/^fy\d+$/i.test(lower)) continue;
-      const prev = terms.get(token.stem);
-      if (!prev || prev.weight < weight) terms.set(token.stem, { stem: token.stem, word: lower, weight });
-    }
-  }
+  const terms = weightedTerms(question);
   const lower = question.toLowerCase();
   const years = [...new Set([...(signals?.years ?? []), ...yearsIn(question)])].sort((a, b) => a - b);
   const units = (signals?.units ?? []).map((u) => u.toLowerCase());
@@ -149,8 +156,14 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const wantsCurrency = /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£/.test(lower) || units.some((u) => /^(?:\$|usd|eur|€|£|gbp|dollars?)$/.test(u));
   const scaleWord = /\b(?:in|usd|\$|eur|dollars?)\s*(?:usd\s*|\$\s*)?(thousands|millions|billions)\b/i.exec(question)?.[1] ?? units.map((u) => scaleFromWord(u)).find(Boolean);
   const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
-  const operations = new Set<Operation>(signals?.operations ?? []);
-  for (const [re, op] of OPERATION_WORDS) if (re.test(question)) operations.add(op);
+  const rateAsked = wantsPercent || /\b(?:margins?|rates?|ratios?|shares?\s+of|proportion|yield|returns?\s+on|growth|per\s+share|eps|multiple)\b/.test(lower);
+  const wantsAmount = !rateAsked && (wantsCurrency || scale !== undefined || matchedConcepts.some((c) => !c.general));
+  // Operations as the router reads them (one reading of the question for router, planner and reader).
+  const operations = new Set<Operation>([...(signals?.operations ?? []), ...extractSignals(question).operations]);
+  operations.delete('lookup');
+  const sides = operandSides(question);
+  // "percent" is arithmetic only between two items ("A as a percentage of B"); else it names the unit asked.
+  if (sides?.operation !== 'percent') operations.delete('percent');
   if (kind === 'count') operations.add('count');
   const extreme = /\b(?:highest|largest|biggest|greatest|most|maximum|top|best|peak)\b/.test(lower)
     ? 'max'
@@ -167,15 +180,17 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     format,
     formatFromDecision: Boolean(expected && expected !== 'None'),
     ...(countTarget ? { countTarget } : {}),
-    terms: [...terms.values()],
+    terms,
     years,
     wantsPercent,
     wantsCurrency,
+    wantsAmount,
     ...(scale ? { scale } : {}),
     operations: [...operations],
     concepts: matchedConcepts,
     ...(extreme ? { extreme } : {}),
     questionNumbers,
     ...(measure ? { measure } : {}),
+    ...(sides ? { sides } : {}),
   };
 }

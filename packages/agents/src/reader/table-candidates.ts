@@ -1,9 +1,9 @@
-import type { AnswerFormat, Support } from '@doctree/schema';
-import type { Concept } from './concept-aliases.js';
-import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
+import type { AnswerFormat, ComputedValue, Support } from '@doctree/schema';
+import { conceptsIn, DEFAULT_CONCEPTS, isOutflowLabel, type Concept } from '@doctree/toolhub';
+import { EvidenceSet, type Candidate, type EvidenceEntry } from './evidence-model.js';
 import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, SCALE_FACTORS, type ParsedNumber, type Scale } from './numbers.js';
 import { supportFor } from './observation-text.js';
-import type { QuestionProfile } from './question-profile.js';
+import { weightedTerms, type QuestionProfile } from './question-profile.js';
 
 /** A numeric cell matched to the question: its row, column, value and how well each matched. */
 interface CellMatch {
@@ -19,7 +19,6 @@ interface CellMatch {
   notes: string[];
 }
 
-const OUTFLOW_LABEL = /^\s*(?:purchases?|payments?|repurchases?|acquisitions?|additions?|capital expenditures?|dividends paid|cash paid|repayments?)\b/i;
 const SIGNED_QUESTION = /\b(?:change|net|decrease|increase|loss|gain|deficit|difference|inflow|outflow)\b/i;
 
 function columnYears(header: string): number[] {
@@ -89,7 +88,7 @@ export function numericAnswer(
     value = r.value;
     if (r.note) notes.push(r.note);
   }
-  if (value < 0 && (context.concept?.outflow || OUTFLOW_LABEL.test(context.label)) && !SIGNED_QUESTION.test(profile.question)) {
+  if (value < 0 && (context.concept?.outflow || isOutflowLabel(context.label)) && !SIGNED_QUESTION.test(profile.question)) {
     value = Math.abs(value);
     notes.push(`"${context.label}" is an outflow shown as ${parsed.raw}; its amount is reported`);
   }
@@ -144,7 +143,7 @@ export function scoreTableCells(evidence: EvidenceSet): CellMatch[] {
         if (header && !yearRow) score += 0.1 * evidence.coverage(header).score;
         const percent = parsed.percent || p.units[c] === '%';
         if (profile.wantsPercent) score += percent ? 0.1 : -0.25;
-        else if (percent && profile.kind === 'number' && (profile.wantsCurrency || profile.scale)) score -= 0.25;
+        else if (percent && profile.kind === 'number' && profile.wantsAmount) score -= 0.25;
         if (totalRow) score -= 0.05;
         score -= 0.01 * entry.rank;
         out.push({ entry, row: r, col: c, label, cell, parsed, rowScore: cov.score, ...(cov.concept ? { concept: cov.concept } : {}), score, notes });
@@ -173,48 +172,159 @@ export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candida
     });
 }
 
+/** Arithmetic the reader can do over table cells. */
+const OVER_YEARS = new Set(['difference', 'percent_change', 'sum', 'average']);
+const BETWEEN_ITEMS = new Set(['ratio', 'percent', 'difference', 'sum']);
+
+/** Rounds a computed value to 4 decimals. */
+const round4 = (value: number): number => Math.round(value * 1e4) / 1e4;
+
+/** The computed answer's format: Int for whole results unless a Float is expected. */
+function computedFormat(profile: QuestionProfile, value: number): AnswerFormat {
+  return Number.isInteger(value) && profile.format !== 'Float' ? 'Int' : 'Float';
+}
+
+/** Amounts of outflow rows shown as negatives (`(1,577)`) are combined by their magnitudes. */
+function magnitudes(cells: readonly CellMatch[]): number[] {
+  const values = cells.map((c) => c.parsed.value);
+  return values.every((v) => v < 0) && cells.every((c) => c.concept?.outflow || isOutflowLabel(c.label)) ? values.map((v) => -v) : values;
+}
+
 /**
- * Arithmetic over one table row across the years asked (difference, percent change, sum, average), when the
- * question names two or more years and an operation.
+ * Arithmetic over one table row across the years asked (difference newest − oldest, percent change oldest → newest,
+ * sum, average), when the question names two or more years and such an operation. The row is the best-matching one;
+ * the candidate outranks a plain lookup of that row (the question asks for the computation, not a cell).
  */
 export function tableComputeCandidates(evidence: EvidenceSet): Candidate[] {
   const { profile } = evidence;
-  const ops = profile.operations.filter((o) => o === 'difference' || o === 'percent_change' || o === 'sum' || o === 'average');
+  const ops = profile.operations.filter((o) => OVER_YEARS.has(o));
   if (ops.length === 0 || profile.years.length < 2) return [];
   const cells = scoreTableCells(evidence);
-  const best = cells[0];
-  if (!best) return [];
-  const sameRow = cells.filter((c) => c.entry === best.entry && c.row === best.row);
+  const p0 = cells[0]?.entry.observation.payload;
+  const best = cells.find((c) => {
+    const p = c.entry.observation.payload;
+    if (p.kind !== 'table') return false;
+    const years = new Set(cells.filter((o) => o.entry === c.entry && o.row === c.row).flatMap((o) => columnYears(p.columns[o.col] ?? '')).filter((y) => profile.years.includes(y)));
+    return years.size >= 2;
+  });
+  if (!best || !p0) return [];
   const p = best.entry.observation.payload;
   if (p.kind !== 'table') return [];
+  const sameRow = cells.filter((c) => c.entry === best.entry && c.row === best.row);
   const byYear = new Map<number, CellMatch>();
   for (const c of sameRow) for (const y of columnYears(p.columns[c.col] ?? '')) if (profile.years.includes(y) && !byYear.has(y)) byYear.set(y, c);
   if (byYear.size < 2) return [];
   const years = [...byYear.keys()].sort((a, b) => a - b);
-  const first = byYear.get(years[0]!)!;
-  const last = byYear.get(years[years.length - 1]!)!;
+  const chosen = years.map((y) => byYear.get(y)!);
+  const values = magnitudes(chosen);
   const op = ops[0]!;
-  const values = years.map((y) => byYear.get(y)!.parsed.value);
+  const first = values[0]!;
+  const last = values[values.length - 1]!;
   let value: number;
-  if (op === 'difference') value = last.parsed.value - first.parsed.value;
+  if (op === 'difference') value = last - first;
   else if (op === 'percent_change') {
-    if (first.parsed.value === 0) return [];
-    value = ((last.parsed.value - first.parsed.value) / Math.abs(first.parsed.value)) * 100;
+    if (first === 0) return [];
+    value = ((last - first) / Math.abs(first)) * 100;
   } else if (op === 'sum') value = values.reduce((a, b) => a + b, 0);
   else value = values.reduce((a, b) => a + b, 0) / values.length;
-  value = Math.round(value * 1e4) / 1e4;
-  const support = years.map((y) => tableRowSupport(best.entry, best.label, byYear.get(y)!.cell));
-  const scale = tableScale(best.entry);
-  const scaled = op === 'percent_change' ? { value } : rescale(value, scale, profile.scale);
+  value = round4(value);
+  const support = chosen.map((c) => tableRowSupport(best.entry, best.label, c.cell));
+  const scaled = op === 'percent_change' ? { value } : rescale(value, tableScale(best.entry), profile.scale);
   return [
     {
       answer: scaled.value,
-      format: Number.isInteger(scaled.value) && profile.format !== 'Float' ? 'Int' : 'Float',
-      score: best.rowScore + 0.2,
+      format: computedFormat(profile, scaled.value),
+      // Above any single cell of the row: the question asks for the computation.
+      score: Math.max(...sameRow.map((c) => c.score)) + 0.2,
       support,
       notes: [`${op} of "${best.label}" over ${years.join(', ')}: ${values.join(', ')} → ${scaled.value}${op === 'percent_change' ? '%' : ''}`, ...(scaled.note ? [scaled.note] : [])],
     },
   ];
+}
+
+/** A profile for one side of a two-item question: its own terms and concepts, the question's years and scale. */
+function sideProfile(profile: QuestionProfile, side: string): QuestionProfile {
+  const { sides: _sides, ...rest } = profile;
+  return { ...rest, question: side, terms: weightedTerms(side), concepts: conceptsIn(side, DEFAULT_CONCEPTS), operations: [] };
+}
+
+/**
+ * Two line items combined in one period — "ratio of A to B", "A as a percentage of B", "what share of B came from
+ * A", "difference between A and B", "sum of A and B": the best cell of each item (same year column when the question
+ * names one), combined. Scored by the weaker of the two matches plus a bonus (the question asks for the computation).
+ */
+export function tableTwoItemCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  const sides = profile.sides;
+  if (!sides || !BETWEEN_ITEMS.has(sides.operation)) return [];
+  const observations = evidence.entries.map((e) => e.observation);
+  const matches = sides.sides.map((side) => {
+    const sub = new EvidenceSet(observations, sideProfile(profile, side));
+    return scoreTableCells(sub).filter((c) => c.rowScore >= 0.5);
+  });
+  const [as, bs] = matches as [CellMatch[], CellMatch[]];
+  const a = as[0];
+  if (!a || bs.length === 0) return [];
+  // B from the same table and column when it has one (the same period), else its own best cell.
+  const b = bs.find((c) => c.entry.observation.node_id === a.entry.observation.node_id && c.col === a.col && c.row !== a.row) ?? bs.find((c) => c.row !== a.row || c.entry !== a.entry);
+  if (!b) return [];
+  const [va, vb] = magnitudes([a, b]) as [number, number];
+  let value: number;
+  if (sides.operation === 'ratio') {
+    if (vb === 0) return [];
+    value = va / vb;
+  } else if (sides.operation === 'percent') {
+    if (vb === 0) return [];
+    value = (va / vb) * 100;
+  } else if (sides.operation === 'difference') value = va - vb;
+  else value = va + vb;
+  value = round4(value);
+  const scaled = sides.operation === 'difference' || sides.operation === 'sum' ? rescale(value, tableScale(a.entry), profile.scale) : { value };
+  const entryOf = (c: CellMatch): EvidenceEntry => evidence.entries.find((e) => e.observation.node_id === c.entry.observation.node_id) ?? c.entry;
+  return [
+    {
+      answer: scaled.value,
+      format: computedFormat(profile, scaled.value),
+      score: Math.min(a.score, b.score) + 0.3,
+      support: [tableRowSupport(entryOf(a), a.label, a.cell), tableRowSupport(entryOf(b), b.label, b.cell)],
+      notes: [`${sides.operation} of "${a.label}" (${a.cell}) and "${b.label}" (${b.cell}) → ${scaled.value}${sides.operation === 'percent' ? '%' : ''}`, ...(scaled.note ? [scaled.note] : [])],
+    },
+  ];
+}
+
+/**
+ * Values the plan's steps computed (`compute.eval` over `extract.column` cells), as candidates: kept when the
+ * question asks for that operation and every operand cell is in an observed table whose row matches the question
+ * (the row label covers some of its terms); cited by those rows. Scored by how well the rows match, plus a bonus.
+ */
+export function computedValueCandidates(evidence: EvidenceSet, computed: readonly ComputedValue[]): Candidate[] {
+  const { profile } = evidence;
+  const asked = new Set<string>([...profile.operations, ...(profile.sides ? [profile.sides.operation] : [])]);
+  const out: Candidate[] = [];
+  for (const c of computed) {
+    if (!asked.has(c.operation) || c.operands.length === 0) continue;
+    const support: Support[] = [];
+    const scores: number[] = [];
+    for (const operand of c.operands) {
+      const entry = evidence.entries.find((e) => e.observation.node_id === operand.node_id && e.observation.payload.kind === 'table');
+      if (!entry) break;
+      const terms = profile.sides ? new EvidenceSet([entry.observation], sideProfile(profile, profile.sides.sides[scores.length] ?? profile.question)) : evidence;
+      const cov = terms.coverage(operand.row, entry.contextStems);
+      if (cov.primary <= 0) break;
+      scores.push(cov.score);
+      support.push(tableRowSupport(entry, operand.row, operand.raw));
+    }
+    if (scores.length !== c.operands.length) continue;
+    const value = round4(c.value);
+    out.push({
+      answer: value,
+      format: computedFormat(profile, value),
+      score: Math.min(...scores) + 0.35,
+      support,
+      notes: [`computed by the plan: ${c.operation} of ${c.operands.map((o) => `"${o.row}" ${o.column} (${o.raw})`).join(', ')} → ${c.text}`],
+    });
+  }
+  return out;
 }
 
 /** "Which row has the highest/lowest value" over a year (or the first value) column. */

@@ -72,6 +72,44 @@ function measuredBy(after: string, measure: string): boolean {
   return words.some((w) => stemWord(w) === stemWord(measure) || w.replace(/(?:es|s)$/, '') === singular || short.includes(w));
 }
 
+/** Words that join a number to the previous one without naming anything new. */
+const CONNECTOR_WORDS = new Set(
+  'to from of by at or and in on for the a an as compared comparison with versus vs than million millions billion billions thousand thousands reaching totaling totalling respectively fiscal year years prior previous last same period up down'.split(' '),
+);
+
+/** Words that end a clause inside a sentence. */
+const CLAUSE_BREAK = /[;:]|,\s+(?:and|but|while|whereas|compared|versus)\b|\s(?:and|but|while|whereas|compared\s+(?:with|to)|versus|vs\.?)\s/gi;
+
+/**
+ * The words a number belongs to: the text between the previous number (or the start of its clause) and the number —
+ * "Net cash … was $92.8 million and capital expenditures were $37.5 million": `capital expenditures were` for $37.5
+ * million — plus, after it, a complement introduced by `of` / `in` / `for` up to the next number or clause
+ * ("$37.5 million of capital expenditures").
+ */
+export function ownClause(sentence: string, mentions: readonly NumberMention[], i: number): string {
+  const m = mentions[i]!;
+  const prevEnd = i > 0 ? mentions[i - 1]!.end : 0;
+  let before = sentence.slice(prevEnd, m.start);
+  // "Revenue rose 12.4% to $482.6 million in 2023, compared with $429.4 million in 2022": a number joined to the
+  // previous one by connectors, comparisons and periods only shares the previous number's subject.
+  if (i > 0 && (before.toLowerCase().match(/[a-z0-9&']+/g) ?? []).every((w) => CONNECTOR_WORDS.has(w) || /^(?:fy)?'?\d{2,4}$|^q[1-4]$|^h[12]$/.test(w))) {
+    return ownClause(sentence, mentions, i - 1);
+  }
+  // Keep what follows the last clause break of that stretch, unless the break is all there is.
+  let lastBreak = -1;
+  for (const b of before.matchAll(CLAUSE_BREAK)) if (b.index + b[0].length < before.length) lastBreak = b.index + b[0].length;
+  if (lastBreak > 0 && before.slice(lastBreak).trim() !== '') before = before.slice(lastBreak);
+  const nextStart = i + 1 < mentions.length ? mentions[i + 1]!.start : sentence.length;
+  let after = sentence.slice(m.end, nextStart);
+  const complement = /^\s*(?:(?:thousand|million|billion)s?\s+)?(?:of|in|for|on|from|spent\s+on)\s/i.exec(after);
+  if (complement) {
+    CLAUSE_BREAK.lastIndex = 0;
+    const cut = after.slice(complement[0].length).search(/[;:,]|\s(?:and|but|while|whereas)\s/i);
+    after = cut >= 0 ? after.slice(0, complement[0].length + cut) : after;
+  } else after = '';
+  return `${before} ${after}`;
+}
+
 function nearestYear(sentence: string, start: number, end: number): number | undefined {
   let best: { d: number; y: number } | undefined;
   for (const m of sentence.matchAll(/\b(?:FY\s?)?((?:19|20)\d{2})\b/g)) {
@@ -91,7 +129,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
   for (const s of sentences) {
     const mentions = findNumbers(s.text, { words: options.integersOnly === true });
     const sentenceYears = new Set((s.text.match(/\b(?:19|20)\d{2}\b/g) ?? []).map(Number));
-    for (const m of mentions) {
+    for (const [i, m] of mentions.entries()) {
       if (isYearLike(m) && profile.kind !== 'year') continue;
       if (profile.questionNumbers.has(Math.abs(m.value)) && !m.percent && !m.currency) continue;
       if (options.integersOnly && (!Number.isInteger(m.value) || m.percent || m.currency)) continue;
@@ -103,6 +141,9 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
         const d = Math.min(...s.termPositions.map((p) => (p < m.start ? m.start - p : p - m.end)).map(Math.abs));
         score += 0.15 / (1 + d / 40);
       }
+      // The number's own clause names what it measures: "A was $92.8 million and B were $37.5 million" gives B
+      // $37.5 million, however close "B" stands to $92.8 million.
+      score += 0.3 * evidence.coverage(ownClause(s.text, mentions, i)).primary;
       if (profile.years.length > 0) {
         const contextYears = new Set([...sentenceYears, ...wordTokens(s.entry.observation.payload.kind === 'text' ? s.entry.observation.payload.heading_path.join(' ') : '').map((t) => Number(t.word)).filter((n) => n >= 1900 && n <= 2099)]);
         if (profile.years.some((y) => contextYears.has(y))) {
@@ -113,7 +154,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
         } else if (contextYears.size > 0) score -= 0.3;
       }
       if (profile.wantsPercent) score += m.percent ? 0.15 : -0.3;
-      else if (m.percent && (profile.wantsCurrency || profile.scale || profile.kind === 'count')) score -= 0.3;
+      else if (m.percent && (profile.wantsAmount || profile.kind === 'count')) score -= 0.3;
       if (profile.wantsCurrency && (m.currency || m.scale)) score += 0.05;
       if (measure && measuredBy(s.text.slice(m.end, m.end + 40), measure)) score += 0.3;
       scored.push({ s, m, score });

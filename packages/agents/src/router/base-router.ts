@@ -1,5 +1,6 @@
 import { DocTreeError, RouterDecisionSchema, formatIssues } from '@doctree/schema';
 import type { DocTreeErrorCode, RouterDecision } from '@doctree/schema';
+import { aliasConstraints } from './question-signals.js';
 
 /** Per-call options of {@link BaseRouter.route}. */
 export interface RouteOptions {
@@ -74,7 +75,7 @@ export abstract class BaseRouter {
     const started = performance.now();
     const outcome = await this._route(text, options);
     throwIfCancelled(this.name, options.signal);
-    const decision = normalizeDecision(this.name, outcome?.decision);
+    const decision = withAliases(normalizeDecision(this.name, outcome?.decision), text);
     const record: RouteRecord = { router: this.name, question: text, decision, latencyMs: performance.now() - started };
     if (outcome.fallback !== undefined) record.fallback = outcome.fallback;
     try {
@@ -109,6 +110,12 @@ function throwIfCancelled(name: string, signal: AbortSignal | undefined): void {
 }
 
 const sortedUnique = (values: readonly number[]): number[] => [...new Set(values)].sort((a, b) => a - b);
+
+/** Every router's decision carries the question's `alias:` constraints (query expansion), whoever decided. */
+function withAliases(decision: RouterDecision, question: string): RouterDecision {
+  const missing = aliasConstraints(question).filter((c) => !decision.constraints.includes(c));
+  return missing.length > 0 ? { ...decision, constraints: [...decision.constraints, ...missing] } : decision;
+}
 
 /**
  * Validates a decision and puts it in canonical form: candidates unique by type (best score kept) and best first,

@@ -1,4 +1,5 @@
 import { contentWords, findUnits } from '@doctree/index';
+import { conceptQueryTerms, conceptsIn } from '@doctree/toolhub';
 import type { AnswerFormat, Operation, QueryObject } from '@doctree/schema';
 
 /**
@@ -21,7 +22,11 @@ export interface QuestionSignals {
   expected_format: AnswerFormat;
   keywords: string[];
   entities: string[];
-  /** `page:5`, `page:last`, `year:2018`, `quarter:Q3`, `unit:$`, `scale:millions`, `round:2`, `source:cash flow statement`. */
+  /**
+   * `page:5`, `page:last`, `year:2018`, `quarter:Q3`, `unit:$`, `scale:millions`, `round:2`, `source:cash flow statement`,
+   * and `alias:purchases of property plant and equipment` — the words documents use for what the question names
+   * (query expansion from the shared concept vocabulary of `@doctree/toolhub`).
+   */
   constraints: string[];
   /** Decimal places asked for ("round to two decimal places"), when stated. */
   round?: number;
@@ -191,7 +196,7 @@ const OPERATION_PATTERNS: Array<[Operation, RegExp]> = [
   ['percent_change', /\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline|drop|rise)\b|\bgrowth\s+rate\b|\b(?:year[\s-]+over[\s-]+year|yoy|y\/y)\b|\b(?:grow|grew|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|rise|rose|fall|fell|drop(?:ped)?)\s+by\s+(?:what|how\s+much)\s+(?:percent|%)|\bcagr\b|\bcompound\s+annual\b/i],
   ['percent', /\bpercent(?:age)?\b|\bproportion\b|\bshare\s+of\b|\bfraction\b|\bmargin\b|%|\bper\s+cent\b/i],
   ['ratio', /\bratio\b|\bdivided\s+by\b|\btimes\s+(?:as|larger|higher|greater|more|bigger|smaller)\b|\bper\s+(?:share|employee|capita|unit|customer|store)\b|\bturnover\b|\bmultiple\s+of\b|\bcoverage\b/i],
-  ['difference', /\bdifference\b|\bhow\s+much\s+(?:more|less|higher|lower|greater|smaller|bigger)\b|\b(?:increase|decrease|change|grow|grew|decline|drop)[sd]?\s+(?:in|of|from)\b|\bgap\b|\bminus\b|\bsubtract/i],
+  ['difference', /\bdifference\b|\bhow\s+much\s+(?:more|less|higher|lower|greater|smaller|bigger)\b|\b(?:increase|decrease|change|grow|grew|decline|drop)[sd]?\s+(?:of|from)\b|\b(?:increase|decrease|change|grow|grew|decline|drop)[sd]?\s+in\b(?!\s+(?:the\s+)?(?:FY\s*|fiscal\s+(?:year\s+)?)?'?[0-9]{2,4}\b)|\bgap\b|\bminus\b|\bsubtract/i],
   ['sum', /\bsum\b|\bcombined\b|\baltogether\b|\bin\s+total\b|\badd(?:ing)?\s+up\b|\baggregate\b|\btotal\s+of\b/i],
   ['average', /\baverage\b|\bmean\b|\bavg\b|\bper\s+year\s+on\s+average\b/i],
   ['max', /\b(?:highest|largest|biggest|greatest|maximum|max|most|peak|best|longest|tallest)\b|\btop\s+(?:[0-9]+|two|three|four|five|ten)\b|\btop[\s-]ranked\b/i],
@@ -236,6 +241,10 @@ function expectedFormat(question: string, ops: readonly Operation[], units: read
   if ((ops.includes('sum') || ops.includes('difference')) && units.length > 0) return 'Float';
   if (/\bwhat\s+(?:is|was|were)\s+(?:the\s+)?(?:total\s+|net\s+|gross\s+)?(?:amount|value|number|size|price|cost)\b/.test(lower) && units.length > 0) return 'Float';
   if (/^(?:what|how)\b/.test(lower) && units.some((u) => ['$', '€', '£', '¥', 'RMB', 'millions', 'billions', 'thousands'].includes(u))) return 'Float';
+  // "What was capex in 2021?": a financial line item asked for its value (not why it changed).
+  if (/^(?:what|how\s+much)\s+(?:is|was|were|are)\b/.test(lower) && !/\b(?:why|drove|driv(?:e|en|ing)|reasons?|explain|describe|cause[sd]?|factors?)\b/.test(lower) && conceptsIn(q).some((c) => !c.general)) {
+    return 'Float';
+  }
   return 'Str';
 }
 
@@ -249,7 +258,8 @@ const NOT_KEYWORDS = new Set(
   ).split(' '),
 );
 
-function findKeywords(question: string, limit = 12): string[] {
+/** Content words of a question or phrase, without question words, instructions, numbers and years (at most `limit`). */
+export function findKeywords(question: string, limit = 12): string[] {
   const out: string[] = [];
   for (const w of contentWords(question)) {
     if (NOT_KEYWORDS.has(w) || /^[0-9.,]+$/.test(w) || /^(?:fy|cy|q)[0-9]+$/.test(w) || w.length < 2) continue;
@@ -298,6 +308,59 @@ function findRounding(question: string): number | undefined {
   return nearest[m[2]!.toLowerCase().replace(/\s+/g, ' ')];
 }
 
+/** Two line items a question combines, and how. */
+export interface OperandSides {
+  /** `ratio` (A / B), `percent` (A as a percentage of B), `difference` (A − B), `sum` (A + B), `compare`. */
+  operation: 'ratio' | 'percent' | 'difference' | 'sum' | 'compare';
+  /** The two items in operand order, as written (question words and articles trimmed). */
+  sides: [string, string];
+}
+
+/** Where a side ends: a period (`in FY2021`, `for 2020`), punctuation, or the end. */
+const SIDE_END = String.raw`(?=\s+(?:in|for|at|during|as\s+of|over|from)\s+(?:the\s+)?(?:FY|fiscal(?:\s+year)?|year|calendar\s+year|Q[1-4])?\s*'?[0-9]{2,4}\b|\s*[?.,;]|\s*$)`;
+const SIDE_PATTERNS: Array<[RegExp, OperandSides['operation'], 'ab' | 'ba']> = [
+  [new RegExp(String.raw`\bratio\s+of\s+(.+?)\s+to\s+(.+?)${SIDE_END}`, 'i'), 'ratio', 'ab'],
+  [/\b([a-z&]+(?:\s+[a-z&]+)?)[\s-]+to[\s-]+([a-z&]+(?:\s+[a-z&]+)?)\s+ratio\b/i, 'ratio', 'ab'],
+  [new RegExp(String.raw`\b(?:what|which)\s+(?:percent(?:age)?|share|proportion|fraction|portion)\s+of\s+(?:the\s+|its\s+|their\s+)?(.+?)\s+(?:is|was|were|are|came|comes|come)\s+(?:from|by|in|for|accounted\s+for\s+by|attributable\s+to|made\s+up\s+(?:of|by))\s+(.+?)${SIDE_END}`, 'i'), 'percent', 'ba'],
+  [new RegExp(String.raw`\b(.+?)\s+as\s+an?\s+(?:percent(?:age)?|share|proportion|fraction)\s+of\s+(.+?)${SIDE_END}`, 'i'), 'percent', 'ab'],
+  [new RegExp(String.raw`\b(?:difference|gap)\s+between\s+(.+?)\s+and\s+(.+?)${SIDE_END}`, 'i'), 'difference', 'ab'],
+  [new RegExp(String.raw`\b(?:sum|total|combined\s+value)\s+of\s+(.+?)\s+and\s+(.+?)${SIDE_END}`, 'i'), 'sum', 'ab'],
+  [new RegExp(String.raw`\bcompare\s+(.+?)\s+(?:and|with|to|versus|vs\.?)\s+(.+?)${SIDE_END}`, 'i'), 'compare', 'ab'],
+];
+const LEADING_QUESTION = /^(?:(?:what|how\s+much|how\s+many)\s+(?:is|was|were|are|did|does)\s+)?(?:the\s+|its\s+|their\s+|a\s+|an\s+)?/i;
+const PERIOD_ONLY = /^(?:(?:the\s+)?(?:FY|fiscal(?:\s+year)?|year|calendar\s+year)\s*)?'?[0-9]{2,4}$|^(?:Q[1-4]|H[12])(?:\s+'?[0-9]{2,4})?$/i;
+
+/**
+ * The two line items a question combines — "ratio of A to B", "A-to-B ratio", "A as a percentage of B", "what share
+ * of B came from A", "difference between A and B", "sum of A and B", "compare A with B" — with the operation, or
+ * undefined. Periods are not items: "the difference between 2022 and 2023" is one item over two years.
+ *
+ * @example
+ * ```ts
+ * operandSides('What is the ratio of total debt to total equity in FY2021?'); // { operation: 'ratio', sides: ['total debt', 'total equity'] }
+ * ```
+ */
+export function operandSides(question: string): OperandSides | undefined {
+  for (const [pattern, operation, order] of SIDE_PATTERNS) {
+    const m = pattern.exec(question);
+    if (!m) continue;
+    const clean = (side: string): string => side.trim().replace(LEADING_QUESTION, '').replace(/\s+/g, ' ').trim();
+    const a = clean(m[1]!);
+    const b = clean(m[2]!);
+    if (a === '' || b === '' || PERIOD_ONLY.test(a) || PERIOD_ONLY.test(b) || a.toLowerCase() === b.toLowerCase()) continue;
+    return { operation, sides: order === 'ab' ? [a, b] : [b, a] };
+  }
+  return undefined;
+}
+
+/**
+ * `alias:<phrase>` constraints: how documents write what the question names (abbreviations written out, line-item
+ * wordings of the reporting concepts it names), from the shared concept vocabulary. Planners add them to searches.
+ */
+export function aliasConstraints(question: string): string[] {
+  return conceptQueryTerms(question).map((term) => `alias:${term}`);
+}
+
 /**
  * Extracts the deterministic signals of a question. Pages are 1-based, as people write them.
  *
@@ -326,6 +389,7 @@ export function extractSignals(question: string, options: ExtractSignalsOptions 
     ...units.filter((u) => ['millions', 'billions', 'thousands'].includes(u)).map((u) => `scale:${u}`),
     ...(round !== undefined ? [`round:${round}`] : []),
     ...objects.filter((o) => o.kind === 'statement').map((o) => `source:${o.text}`),
+    ...aliasConstraints(question),
   ];
   return {
     page_hints: pages,
@@ -335,7 +399,8 @@ export function extractSignals(question: string, options: ExtractSignalsOptions 
     years,
     operations,
     expected_format: expectedFormat(question, operations, units),
-    keywords: findKeywords(question.replace(/\bround(?:ed|ing)?\b[^.?!]*/gi, ' ')),
+    // Rounding instructions and the names of statements (a source, kept in `objects`) are not what to look for.
+    keywords: findKeywords(STATEMENTS.reduce((text, [pattern]) => text.replace(new RegExp(pattern.source, 'gi'), ' '), question.replace(/\bround(?:ed|ing)?\b[^.?!]*/gi, ' '))),
     entities,
     constraints,
     ...(round !== undefined ? { round } : {}),

@@ -56,6 +56,17 @@ const CASES: Case[] = [
   { question: 'How much did research and development spending grow from 2017 to 2019, and what drove it?', alsoConsidered: ['multi_hop'], years: [2017, 2019] },
   { question: 'What is the average price per unit across the three tiers?', operations: ['average'], format: 'Float' },
   { question: 'Which product had the highest sales, and which had the lowest?', operations: ['max', 'min'] },
+  // A line item named by its abbreviation is a table number; the words documents use for it come along as aliases.
+  {
+    question: 'What were purchases of PP&E in 2023 (in USD millions)?',
+    type: 'table_number',
+    format: 'Float',
+    constraints: ['alias:property plant and equipment', 'alias:capital expenditures'],
+  },
+  { question: 'What was capex in 2021?', type: 'table_number', constraints: ['alias:capital expenditures', 'alias:purchases of property plant and equipment'] },
+  // People are counted in text and tables, unless they are in a picture.
+  { question: 'How many people did the company employ at the end of 2023?', format: 'Int', operations: ['count'] },
+  { question: 'How many people are standing in the photo on the cover?', type: 'figure_count', format: 'Int' },
 ];
 
 describe('RuleRouter on varied questions', () => {
@@ -100,6 +111,16 @@ describe('RuleRouter on varied questions', () => {
     expect(s.keywords).toEqual(expect.arrayContaining(['operating', 'margin']));
     expect(s.keywords).not.toContain('what');
     expect(s.keywords).not.toContain('fy2022');
+  });
+
+  it('routes "how many people/employees" to a count over text, not to a figure count', async () => {
+    for (const q of ['How many people did the company employ at the end of 2023?', 'How many employees worked in research and development?', 'How many people attended the annual meeting?']) {
+      const d = await router.route(q);
+      expect(d.query_type).not.toBe('figure_count');
+      expect(d.candidates.map((c) => c.type)).not.toContain('figure_count');
+    }
+    expect((await router.route('How many people are there in the images on page 3?')).query_type).toBe('figure_count');
+    expect((await router.route('How many tables are in Section 2?')).query_type).toBe('figure_count');
   });
 
   it('flags a page beyond the end of the document as possibly unanswerable', async () => {

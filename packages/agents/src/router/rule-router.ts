@@ -1,8 +1,9 @@
 import type { QueryType, RouterDecision } from '@doctree/schema';
+import { conceptsIn } from '@doctree/toolhub';
 
 import { BaseRouter, normalizeDecision } from './base-router.js';
 import type { BaseRouterOptions, RouteOptions, RouteOutcome } from './base-router.js';
-import { ARITHMETIC_OPERATIONS, extractSignals } from './question-signals.js';
+import { ARITHMETIC_OPERATIONS, extractSignals, operandSides } from './question-signals.js';
 import type { QuestionSignals } from './question-signals.js';
 
 /** Options of {@link RuleRouter}. */
@@ -19,7 +20,11 @@ const FINANCIAL_TERMS =
 const CHART_WORDS = /\b(?:charts?|graphs?|plots?|histograms?|axis|axes|curves?|legend|bars?|pie|lines?\s+(?:chart|graph|plot)|scatter|slope|peak|trend\s+line|y-axis|x-axis)\b/i;
 const COLOUR_WORDS = /\b(?:red|blue|green|yellow|orange|purple|grey|gray|black|white|pink|brown|colou?r(?:ed)?)\b/i;
 const COUNTABLE_VISUALS =
-  /\bhow\s+many\s+(?:\w+\s+){0,3}?(?:figures?|images?|pictures?|photos?|photographs?|charts?|graphs?|plots?|tables?|diagrams?|illustrations?|icons?|logos?|screenshots?|maps?|drawings?|slides?|pages?|equations?|footnotes?|sections?|chapters?|subsections?|bullet\s+points?|hyperlinks?|urls?|people|persons?|cars?|animals?|items?)\b|\bnumber\s+of\s+(?:figures|images|pictures|photos|charts|graphs|plots|tables|diagrams|pages|slides|sections|chapters)\b/i;
+  /\bhow\s+many\s+(?:\w+\s+){0,3}?(?:figures?|images?|pictures?|photos?|photographs?|charts?|graphs?|plots?|tables?|diagrams?|illustrations?|icons?|logos?|screenshots?|maps?|drawings?|slides?|pages?|equations?|footnotes?|sections?|chapters?|subsections?|bullet\s+points?|hyperlinks?|urls?)\b|\bnumber\s+of\s+(?:figures|images|pictures|photos|charts|graphs|plots|tables|diagrams|pages|slides|sections|chapters)\b/i;
+/** Things counted inside pictures ("how many people are in the photo") — a figure count only in a visual context. */
+const COUNTABLE_THINGS = /\bhow\s+many\s+(?:\w+\s+){0,2}?(?:people|persons?|men|women|children|cars?|vehicles?|animals?|cats?|dogs?|birds?|items?|objects?|buildings?|trees?)\b/i;
+const VISUAL_CONTEXT =
+  /\b(?:in|on|within|inside|of|shown\s+in|depicted\s+in|visible\s+in)\s+(?:the\s+|this\s+|that\s+|each\s+|all\s+)?(?:\w+\s+){0,2}?(?:images?|pictures?|photos?|photographs?|figures?|charts?|diagrams?|illustrations?|drawings?|maps?|cover|slides?|screenshots?)\b/i;
 const LAYOUT_WORDS =
   /\b(?:header|footer|heading|headline|subtitle|title\s+of\s+(?:the\s+)?(?:page|slide|document|section|chapter|report|paper)|(?:top|bottom|left|right|upper|lower)(?:[\s-]+(?:left|right|hand))?\s+(?:corner|side|part|half|of\s+the\s+(?:page|slide))|column|font|bold|italic|underlined|highlighted|colou?r\s+of|caption|page\s+numbers?|written\s+(?:on|in|at)|text\s+(?:on|in|at)\s+the|cover|layout|position|placed|located\s+(?:on|at|in)\s+the|appears?\s+(?:on|at|in)\s+the|table\s+of\s+contents)\b/i;
 const SUMMARY_WORDS =
@@ -41,7 +46,8 @@ function typeEvidence(question: string, s: QuestionSignals, pageCount: number | 
   if (kinds.has('table')) points.table_number += 1.5;
   if (s.units.some((u) => ['$', '€', '£', '¥', 'RMB', 'millions', 'billions', 'thousands', 'bps'].includes(u))) points.table_number += 1;
   else if (s.units.includes('%')) points.table_number += 0.5;
-  if (FINANCIAL_TERMS.test(question)) points.table_number += 1;
+  // Financial vocabulary, or a reporting concept named in any of its wordings ("purchases of PP&E").
+  if (FINANCIAL_TERMS.test(question) || conceptsIn(question).some((c) => !c.general)) points.table_number += 1;
   if (arithmetic.length > 0) points.table_number += 0.5;
   if (s.years.length > 0 && points.table_number > 0) points.table_number += 0.5;
   if (/\bhow\s+much\b/i.test(question) && points.table_number > 0) points.table_number += 0.5;
@@ -54,9 +60,11 @@ function typeEvidence(question: string, s: QuestionSignals, pageCount: number | 
   if (s.operations.some((op) => ['trend', 'max', 'min', 'compare'].includes(op)) && (kinds.has('chart') || kinds.has('figure'))) points.chart += 0.5;
   if (count) points.chart /= 2;
 
-  // figure_count: counting visual / structural things.
-  if (count && COUNTABLE_VISUALS.test(question)) points.figure_count += 3;
-  else if (count && (kinds.has('figure') || kinds.has('chart') || kinds.has('table'))) points.figure_count += 2;
+  // figure_count: counting visual / structural things, or things inside pictures. "How many people did the company
+  // employ" counts over text and tables (lookup / table_number), not figures.
+  const thingsInPictures = COUNTABLE_THINGS.test(question) && VISUAL_CONTEXT.test(question);
+  if (count && (COUNTABLE_VISUALS.test(question) || thingsInPictures)) points.figure_count += 3;
+  else if (count && !COUNTABLE_THINGS.test(question) && (kinds.has('figure') || kinds.has('chart') || kinds.has('table'))) points.figure_count += 2;
 
   // layout: where things are on a page, headers, titles, colours of text, what a given page shows.
   if (LAYOUT_WORDS.test(question)) points.layout += 2;
@@ -70,7 +78,7 @@ function typeEvidence(question: string, s: QuestionSignals, pageCount: number | 
   // multi_hop: several operations, several years compared, two metrics, chained questions.
   if (nonLookup.length >= 2) points.multi_hop += 1;
   if (s.years.length >= 2 && s.operations.some((op) => ['compare', 'difference', 'percent_change', 'trend', 'ratio', 'average', 'sum'].includes(op))) points.multi_hop += 1;
-  if (RATIO_OF_TWO.test(question)) points.multi_hop += 1;
+  if (RATIO_OF_TWO.test(question) || operandSides(question) !== undefined) points.multi_hop += 1;
   if (CONJUNCTION_QUESTION.test(question)) points.multi_hop += 1;
   if (labelled.length >= 2 || s.page_hints.length >= 2) points.multi_hop += 0.5;
   if (s.operations.includes('compare')) points.multi_hop += 0.5;
@@ -168,11 +176,8 @@ function subQuestions(question: string, s: QuestionSignals, multiHop: boolean): 
   const parts = (question.match(/[^?]+\?/g) ?? []).map((p) => p.trim()).filter((p) => p.length > 1);
   if (parts.length >= 2) return parts;
   const years = s.years.length > 0 ? ` in ${s.years.join(' and ')}` : '';
-  const two =
-    /\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+(?:in|for|of|at|during)\s+(?:FY|fiscal)?\s*[0-9]{2,4}\b|[?.,;]|$)/i.exec(question) ??
-    /\bdifference\s+between\s+(.+?)\s+and\s+(.+?)(?:[?.,;]|$)/i.exec(question) ??
-    /\bcompare\s+(.+?)\s+(?:and|with|to|versus|vs\.?)\s+(.+?)(?:[?.,;]|$)/i.exec(question);
-  if (two) return [two[1]!, two[2]!].map((side) => `What is ${side.trim().replace(/^the\s+/i, 'the ')}${side.includes(String(s.years[0] ?? '@')) ? '' : years}?`);
+  const two = operandSides(question);
+  if (two) return two.sides.map((side) => `What is ${side}${side.includes(String(s.years[0] ?? '@')) ? '' : years}?`);
   const topic = s.keywords.filter((k) => !OPERATION_WORDS.has(k)).slice(0, 5).join(' ');
   if (s.years.length >= 2 && topic !== '') return s.years.map((y) => `What is the ${topic} in ${y}?`);
   return [];

@@ -1,5 +1,40 @@
 import type { AnswerFormat, AnswerValue, Observation, RouterDecision, Support, TokenUsage } from '../agent.js';
 
+/** One table cell a computed value was derived from. */
+export interface ComputedOperand {
+  /** Table node the cell is in. */
+  node_id: string;
+  /** Row label as written. */
+  row: string;
+  /** Column label (header rows joined). */
+  column: string;
+  /** The cell as written (`(1,577)`). */
+  raw: string;
+  /** The number used. */
+  value: number;
+}
+
+/**
+ * A value the plan's steps computed for the question (`compute.eval` over cells `extract.column` read), offered to the
+ * reader as a candidate answer: the reader decides whether its operands are what the question asks about.
+ */
+export interface ComputedValue {
+  /** The operation (`difference`, `percent_change`, `ratio`, `percent`, `sum`, `average`). */
+  operation: string;
+  /** The number to show (percents × 100, scaled values in the scale of the operands). */
+  value: number;
+  /** How to show it (`14.86%`, `$204 million`). */
+  text: string;
+  /** The result is a percentage. */
+  percent: boolean;
+  /** Currency or unit, when known. */
+  unit?: string | null;
+  /** Scale of `value` (`millions`), when known. */
+  scale?: string | null;
+  /** The cells it was computed from, in operand order. */
+  operands: readonly ComputedOperand[];
+}
+
 /** What a reader is asked: the question and the evidence observed for it, nothing else. */
 export interface ReadRequest {
   /** The user's question, verbatim. */
@@ -11,6 +46,8 @@ export interface ReadRequest {
   observations: readonly Observation[];
   /** The router's reading of the question (expected format, operations, units, years), when available. */
   decision?: RouterDecision;
+  /** Values the plan's steps computed (arithmetic over extracted table cells), when any. */
+  computed?: readonly ComputedValue[];
   /** Cancels a model call. */
   signal?: AbortSignal;
 }

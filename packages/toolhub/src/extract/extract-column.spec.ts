@@ -36,7 +36,21 @@ describe('extract.column on a cash-flow statement', () => {
         unit: '$',
         percent: false,
         scale: 'millions',
+        for_row: 'capital expenditures: purchases of property, plant and equipment',
       },
+    ]);
+  });
+
+  it('finds a line item named by an abbreviation or by its concept in other words', async () => {
+    const capex = await extract({ node_id: 'tab_1', rows: ['capex'], years: [2023] });
+    expect(capex.cells.map((c) => [c.row, c.raw])).toEqual([['Purchases of property, plant and equipment (PP&E)', '(1,577)']]);
+    const abbreviated = await extract({ node_id: 'tab_1', rows: ['purchases of PP&E'], years: [2021] });
+    expect(abbreviated.cells.map((c) => c.raw)).toEqual(['(1,201)']);
+    // The concept covers only its own words: "dividends capex" still needs a row about dividends or capex, each.
+    const two = await extract({ node_id: 'tab_1', rows: ['dividends paid', 'capital expenditure'], years: [2022], best_row_only: true });
+    expect(two.cells.map((c) => [c.for_row, c.raw])).toEqual([
+      ['dividends paid', '(295)'],
+      ['capital expenditure', '(1,373)'],
     ]);
   });
 

@@ -7,6 +7,7 @@ import type { DocNavigator } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
 import { SCALE_MULTIPLIERS, parseNumberText, type Scale } from '../table/number-text.js';
 import type { TableGrid } from '../table/table-reader.js';
+import { conceptMatch, namedConcepts, normalizeLabel } from '../vocabulary/concept-vocabulary.js';
 
 /** One cell picked by `extract.column`. */
 export interface ExtractedCell {
@@ -29,6 +30,8 @@ export interface ExtractedCell {
   percent: boolean;
   /** Scale of the table (`millions`), or null. */
   scale: Scale | null;
+  /** The requested row label that found this row (when rows were requested). */
+  for_row?: string;
 }
 
 /** Data of `extract.column`. */
@@ -58,13 +61,20 @@ export interface ExtractCellsOptions {
   minMatch?: number;
   /** Most rows returned per requested row label (ties). Default 3. */
   maxRowsPerLabel?: number;
+  /** Keep only the best row of each requested label (the first of ties). Default false. */
+  bestRowOnly?: boolean;
 }
 
 /** Defaults of {@link ExtractCellsOptions}. */
-export const EXTRACT_CELLS_DEFAULTS = { minMatch: 0.5, maxRowsPerLabel: 3 } as const;
+export const EXTRACT_CELLS_DEFAULTS = { minMatch: 0.5, maxRowsPerLabel: 3, bestRowOnly: false } as const;
 
 function termsOf(text: string): string[] {
   return [...new Set(analyzeText(text))];
+}
+
+/** Terms of a label with abbreviations written out (`PP&E` → property, plant, equipment). */
+function labelTermsOf(text: string): string[] {
+  return [...new Set([...analyzeText(text), ...analyzeText(normalizeLabel(text))])];
 }
 
 /** Share of `wanted` terms in `have`, with a small bonus for tighter labels (Jaccard) to break ties. */
@@ -88,27 +98,41 @@ function valueColumns(grid: TableGrid): number[] {
 
 /**
  * Picks cells of a parsed table by row labels and column labels or years: rows match by the share of a label's
- * analysed terms in the row label (so `capital expenditures PP&E` finds `Purchases of property, plant and equipment
- * (PP&E)`); a year matches a column whose header names it; other column labels match by terms. Each cell comes back as
- * written and as a number with its unit, percent flag and the table's scale (`(1,577)` in a `(Millions)` table →
- * `value -1577`, `value_scaled -1.577e9`).
+ * analysed terms in the row label, abbreviations written out (so `capital expenditures PP&E` finds `Purchases of
+ * property, plant and equipment (PP&E)`), or by naming the same reporting concept in other words (`capex` finds
+ * `Purchases of property, plant and equipment`; the shared concept vocabulary); a year matches a column whose header
+ * names it; other column labels match by terms. Each cell comes back as written and as a number with its unit, percent
+ * flag and the table's scale (`(1,577)` in a `(Millions)` table → `value -1577`, `value_scaled -1.577e9`).
  */
 export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {}): Pick<ExtractColumnData, 'cells' | 'missing_rows' | 'missing_columns'> {
-  const { minMatch, maxRowsPerLabel } = { ...EXTRACT_CELLS_DEFAULTS, ...options };
+  const { minMatch, maxRowsPerLabel, bestRowOnly } = { ...EXTRACT_CELLS_DEFAULTS, ...options };
   const missingRows: string[] = [];
   const missingColumns: string[] = [];
-  const labelTerms = grid.rowLabels.map(termsOf);
+  const labelTerms = grid.rowLabels.map(labelTermsOf);
   let rows: number[] = [];
+  const forRow = new Map<number, string>();
   if (options.rows && options.rows.length > 0) {
     for (const label of options.rows) {
-      const wanted = termsOf(label);
-      const scored = labelTerms.map((terms, i) => ({ i, score: matchScore(wanted, terms) })).filter((s) => s.score >= minMatch);
+      const wanted = labelTermsOf(label);
+      const named = namedConcepts(label).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
+      const scored = labelTerms
+        .map((terms, i) => {
+          // A row naming a concept of the label in the document's words ("Purchases of PP&E" for "capex") covers the
+          // words that named it; the label's other words still have to match.
+          const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
+          return { i, score: matchScore(wanted, covered.length > 0 ? [...terms, ...covered] : terms) };
+        })
+        .filter((s) => s.score >= minMatch);
       if (scored.length === 0) {
         missingRows.push(label);
         continue;
       }
       const best = Math.max(...scored.map((s) => s.score));
-      for (const s of scored.filter((x) => x.score >= best - 1e-9).slice(0, maxRowsPerLabel)) if (!rows.includes(s.i)) rows.push(s.i);
+      for (const s of scored.filter((x) => x.score >= best - 1e-9).slice(0, bestRowOnly ? 1 : maxRowsPerLabel)) {
+        if (rows.includes(s.i)) continue;
+        rows.push(s.i);
+        forRow.set(s.i, label);
+      }
     }
   } else {
     rows = grid.body.map((_, i) => i).filter((i) => grid.body[i]!.some((c, ci) => ci > 0 && parseNumberText(c) !== undefined));
@@ -156,6 +180,7 @@ export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {})
         unit,
         percent,
         scale,
+        ...(forRow.has(r) ? { for_row: forRow.get(r)! } : {}),
       });
     }
   }
@@ -182,6 +207,8 @@ export const ExtractColumnArgsSchema = z.object({
   years: z.array(z.number().int().min(1000).max(2999)).max(50).optional(),
   /** Smallest share of a label's terms a row/column must hold. */
   min_match: z.number().min(0).max(1).default(EXTRACT_CELLS_DEFAULTS.minMatch),
+  /** Keep only the best-matching row of each requested row label (`rows` as alternative wordings of one line item each). */
+  best_row_only: z.boolean().default(EXTRACT_CELLS_DEFAULTS.bestRowOnly),
 });
 /** Parsed {@link ExtractColumnArgsSchema}. */
 export type ExtractColumnArgs = z.infer<typeof ExtractColumnArgsSchema>;
@@ -190,7 +217,7 @@ export type ExtractColumnArgs = z.infer<typeof ExtractColumnArgsSchema>;
 export const extractColumnCard: HubToolCard<ExtractColumnArgs, ExtractColumnData> = {
   id: 'extract.column',
   description:
-    'Reads cells of a table (node_id or label) by row labels and column labels or years; returns each cell as written and as a number with unit, percent flag and the table scale such as "(Millions)". Args: node_id, rows, columns, years, min_match.',
+    'Reads cells of a table (node_id or label) by row labels and column labels or years; returns each cell as written and as a number with unit, percent flag and the table scale such as "(Millions)". Rows match by terms, abbreviations (PP&E) and concept wordings (capex ~ purchases of property, plant and equipment). Args: node_id, rows, columns, years, min_match, best_row_only.',
   args: ExtractColumnArgsSchema,
   kind: 'extract',
   async run(args, context) {
@@ -199,7 +226,7 @@ export const extractColumnCard: HubToolCard<ExtractColumnArgs, ExtractColumnData
     const grid = nav.table(node);
     if (grid.body.length === 0) throw new DocTreeError('TOOL_FAILED', `table ${node.node_id} has no readable cells`, { nodeId: node.node_id });
     const columns = [...(args.columns ?? []), ...(args.years ?? [])];
-    const result = extractCells(grid, { ...(args.rows ? { rows: args.rows } : {}), ...(columns.length > 0 ? { columns } : {}), minMatch: args.min_match });
+    const result = extractCells(grid, { ...(args.rows ? { rows: args.rows } : {}), ...(columns.length > 0 ? { columns } : {}), minMatch: args.min_match, bestRowOnly: args.best_row_only });
     const caption = nav.captionOf(node)?.text;
     return {
       hits: [nodeHit(nav, node, { method: 'extract.column', score: 1, extra: { n_cells: result.cells.length } })],

@@ -4,6 +4,7 @@ import type { BaseRetrieverOptions, DocIndex } from '@doctree/index';
 import { FIGURE_ROLES, navigatorFor, type DocNavigator, type NodeSurface } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
 import { findLabels } from './query-signals.js';
+import { conceptQueryTerms, conceptVariants } from '../vocabulary/concept-vocabulary.js';
 
 /** Weights of the table lane's score (each feature is in 0..1). */
 export interface TableLaneWeights {
@@ -135,9 +136,11 @@ export class TableRetriever extends BaseRetriever {
     const nodes = candidates(this.#nav, ['table'], request);
     if (nodes.length === 0) return [];
     const pages = request.pageIdx && request.pageIdx.length > 0 ? new Set(request.pageIdx) : undefined;
-    const bm25 = bm25Scores(this.index, request.query, new Set(['table']), pages);
+    // Line items are matched in the document's words too: "capex" also searches "purchases of property, plant and equipment".
+    const expansion = conceptQueryTerms(request.query);
+    const bm25 = bm25Scores(this.index, expansion.length > 0 ? `${request.query} ${expansion.join(' ')}` : request.query, new Set(['table']), pages);
     const dense = await denseScores(this.index, request.query, new Set(nodes.map((n) => n.node_id)), request.signal);
-    const terms = analyzeQuery(request.query);
+    const variantTerms = conceptVariants(request.query).map((v) => analyzeQuery(v));
     const years = [...new Set([...findYears(request.query), ...(this.#signals.years ?? [])])];
     const units = [...new Set([...findUnits(request.query), ...(this.#signals.units ?? [])])];
     const labelTargets = new Set([...findLabels(request.query), ...(this.#signals.labels ?? [])].map((l) => this.#nav.resolveLabel(l)).filter(Boolean));
@@ -148,7 +151,7 @@ export class TableRetriever extends BaseRetriever {
       const features = {
         bm25: bm25.get(node.node_id) ?? 0,
         dense: dense.get(node.node_id) ?? 0,
-        schema: share(terms, this.#nav.terms(node, 'schema')),
+        schema: Math.max(...variantTerms.map((terms) => share(terms, this.#nav.terms(node, 'schema')))),
         year: share(years, new Set(surface.years)),
         unit: share(units, new Set(surface.units)),
         label: labelTargets.has(node.node_id) ? 1 : 0,

@@ -58,6 +58,10 @@ describe('retrieval lanes on the annual-report fixture', () => {
     expect(capex.hits[0]).toMatchObject({ node_id: 'tab_1', extra: { scale: 'millions', currency: '$' } });
     const margin = await executor.call({ tool_id: 'table_index.search', args: { query: 'operating margin of the Dairy segment', units: ['%'] } });
     expect(margin.hits[0]?.node_id).toBe('tab_2');
+    // The concept vocabulary: "capex" is written "Purchases of property, plant and equipment" in the table.
+    const alias = await executor.call({ tool_id: 'table_index.search', args: { query: 'What was capex in 2021?' } });
+    expect(alias.hits[0]?.node_id).toBe('tab_1');
+    expect((alias.hits[0]!.extra['features'] as Record<string, number>)['schema']).toBeGreaterThan(0.5);
     const byLabel = await executor.call({ tool_id: 'table_index.search', args: { query: 'what does Table 2 show?' } });
     expect(byLabel.hits[0]?.node_id).toBe('tab_2');
     expect((byLabel.hits[0]!.extra['features'] as Record<string, number>)['label']).toBe(1);
