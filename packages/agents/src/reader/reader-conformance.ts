@@ -1,5 +1,6 @@
 import { AnswerFormatSchema, DocTreeError, SupportSchema } from '@doctree/schema';
 import type { AnswerFormat, AnswerReader, AnswerValue, Observation, ReadResult } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 import { BaseReader, type BaseReaderOptions, type ReadEvent } from './base-reader.js';
 import { observationText, supportMatches } from './observation-text.js';
 
@@ -101,31 +102,6 @@ export const READER_CONFORMANCE_CASES: readonly ReaderConformanceCase[] = [
   { name: 'no evidence at all', question: 'What was the operating margin in fiscal 2022?', observations: [], answer: 'Not answerable', formats: ['None'], supportFrom: [] },
 ];
 
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toContain(expected: unknown): void;
-  toBeCloseTo(expected: number, digits?: number): void;
-  toBeGreaterThan(expected: number): void;
-  toBeGreaterThanOrEqual(expected: number): void;
-  toBeLessThanOrEqual(expected: number): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it(name: string, fn: TestFn, timeout?: number): void;
-  beforeAll(fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function' || typeof g.beforeAll !== 'function') {
-    throw new Error('runReaderConformance must be called from a test file (needs global describe/it/beforeAll/expect)');
-  }
-  return g as TestGlobals;
-}
-
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   try {
     await promise;
@@ -152,7 +128,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
  * ```
  */
 export function runReaderConformance(name: string, factory: ReaderConformanceFactory, options: ReaderConformanceOptions = {}): void {
-  const { describe, it, beforeAll, expect } = testGlobals();
+  const { describe, it, beforeAll, expect } = conformanceTestGlobals('runReaderConformance');
   const { checkAnswers, timeoutMs } = { ...READER_CONFORMANCE_DEFAULTS, ...options };
   describe(`Reader conformance: ${name}`, () => {
     let reader: AnswerReader;

@@ -1,5 +1,6 @@
 import { DocTreeError, StrategyPlanSchema } from '@doctree/schema';
 import type { QueryType, RouterDecision } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 
 import { checkPlan } from '../planner/base-planner.js';
 import type { BasePlanner, BasePlannerOptions, PlanRecord } from '../planner/base-planner.js';
@@ -29,27 +30,6 @@ export const PLANNER_CONFORMANCE_QUESTIONS: Readonly<Record<QueryType, string>> 
   summary: 'Summarize the main findings of the study.',
   unanswerable: 'What does page 900 say about the merger?',
 };
-
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toContain(expected: unknown): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it(name: string, fn: TestFn, timeout?: number): void;
-  beforeAll(fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function' || typeof g.beforeAll !== 'function') {
-    throw new Error('runPlannerConformance must be called from a test file (needs global describe/it/beforeAll/expect)');
-  }
-  return g as TestGlobals;
-}
 
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -84,7 +64,7 @@ export function plannerConformanceDecisions(): Array<[QueryType, RouterDecision]
  * ```
  */
 export function runPlannerConformance(name: string, factory: PlannerConformanceFactory, options: PlannerConformanceOptions = {}): void {
-  const { describe, it, beforeAll, expect } = testGlobals();
+  const { describe, it, beforeAll, expect } = conformanceTestGlobals('runPlannerConformance');
   const { timeoutMs } = { ...PLANNER_CONFORMANCE_DEFAULTS, ...options };
   describe(`Planner conformance: ${name}`, () => {
     let planner: BasePlanner;

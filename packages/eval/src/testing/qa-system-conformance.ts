@@ -1,5 +1,6 @@
 import { AnswerSchema, DocTreeError } from '@doctree/schema';
 import type { Question } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 
 import type { QaSystem } from '../runner/qa-system.js';
 import { validateSystemAnswer } from '../runner/qa-system.js';
@@ -21,28 +22,6 @@ export interface QaSystemConformanceOptions {
   timeoutMs?: number;
 }
 
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toMatch(expected: RegExp): void;
-  toBeGreaterThanOrEqual(expected: number): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it(name: string, fn: TestFn, timeout?: number): void;
-  beforeAll(fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function' || typeof g.beforeAll !== 'function') {
-    throw new Error('runQaSystemConformance must be called from a test file (needs global describe/it/beforeAll/expect)');
-  }
-  return g as TestGlobals;
-}
-
 /**
  * Registers the shared conformance suite of {@link QaSystem} implementations with the running test framework. Checks:
  * a valid id; `describe()` (if any) is JSON-serialisable; `prepare()` (if any) reports a non-negative build time;
@@ -56,7 +35,7 @@ function testGlobals(): TestGlobals {
  * ```
  */
 export function runQaSystemConformance(name: string, factory: QaSystemConformanceFactory, options: QaSystemConformanceOptions = {}): void {
-  const { describe, it, beforeAll, expect } = testGlobals();
+  const { describe, it, beforeAll, expect } = conformanceTestGlobals('runQaSystemConformance');
   const timeoutMs = options.timeoutMs ?? 120_000;
   describe(`QaSystem conformance: ${name}`, () => {
     let setup: QaSystemConformanceSetup;

@@ -1,5 +1,6 @@
 import { DocTreeError } from '@doctree/schema';
 import type { Embedder } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 
 import { definedOnly } from '../vector/vector-options.js';
 
@@ -24,33 +25,6 @@ export const EMBEDDER_CONFORMANCE_DEFAULTS = {
   symmetric: true,
   timeoutMs: 60_000,
 } as const satisfies EmbedderConformanceOptions;
-
-// Minimal shapes of the test framework globals (jest / vitest style), so that the published build does not
-// depend on @types/jest. They are looked up on globalThis when the suite is registered.
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toBeCloseTo(expected: number, digits?: number): void;
-  toBeGreaterThan(expected: number): void;
-  toBeLessThan(expected: number): void;
-  toHaveLength(expected: number): void;
-  toMatch(expected: RegExp): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it: ((name: string, fn: TestFn, timeout?: number) => void) & { skip(name: string, fn: TestFn): void };
-  beforeAll(fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function' || typeof g.beforeAll !== 'function') {
-    throw new Error('runEmbedderConformance must be called from a test file (needs global describe/it/beforeAll/expect)');
-  }
-  return g as TestGlobals;
-}
 
 const cosine = (a: Float32Array, b: Float32Array): number => {
   let sum = 0;
@@ -99,7 +73,7 @@ const SAMPLE = [
  * ```
  */
 export function runEmbedderConformance(name: string, factory: EmbedderConformanceFactory, options: EmbedderConformanceOptions = {}): void {
-  const { describe, it, beforeAll, expect } = testGlobals();
+  const { describe, it, beforeAll, expect } = conformanceTestGlobals('runEmbedderConformance');
   const { skip, symmetric, timeoutMs } = { ...EMBEDDER_CONFORMANCE_DEFAULTS, ...definedOnly(options) };
   if (skip !== undefined) {
     console.warn(`Embedder conformance: ${name} skipped: ${skip}`);

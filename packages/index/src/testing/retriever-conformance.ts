@@ -1,5 +1,6 @@
 import { DocTreeError } from '@doctree/schema';
 import type { Retriever } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 
 /** One passage of the conformance corpus: the retriever under test must index exactly these. */
 export interface ConformanceDocument {
@@ -47,29 +48,6 @@ const QUERIES: ReadonlyArray<readonly [query: string, expected: string]> = [
   ['model accuracy and latency table', 'tab_2'],
 ];
 
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toBeLessThanOrEqual(expected: number): void;
-  toBeGreaterThan(expected: number): void;
-  toContain(expected: unknown): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it(name: string, fn: TestFn, timeout?: number): void;
-  beforeAll(fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function' || typeof g.beforeAll !== 'function') {
-    throw new Error('runRetrieverConformance must be called from a test file (needs global describe/it/beforeAll/expect)');
-  }
-  return g as TestGlobals;
-}
-
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   try {
     await promise;
@@ -93,7 +71,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
  * ```
  */
 export function runRetrieverConformance(name: string, factory: RetrieverConformanceFactory, options: RetrieverConformanceOptions = {}): void {
-  const { describe, it, beforeAll, expect } = testGlobals();
+  const { describe, it, beforeAll, expect } = conformanceTestGlobals('runRetrieverConformance');
   const { roles, timeoutMs } = { ...RETRIEVER_CONFORMANCE_DEFAULTS, ...options };
   const byId = new Map(RETRIEVER_CONFORMANCE_CORPUS.map((doc) => [doc.node_id, doc]));
   describe(`Retriever conformance: ${name}`, () => {

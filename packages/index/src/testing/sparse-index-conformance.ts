@@ -1,5 +1,6 @@
 import { SPARSE_FIELDS } from '@doctree/schema';
 import type { SparseDoc, SparseIndex } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 
 import { loadSparseIndex } from '../sparse/sparse-index-io.js';
 
@@ -9,32 +10,6 @@ export interface SparseIndexConformanceFactory {
   create(docs: readonly SparseDoc[]): SparseIndex | Promise<SparseIndex>;
   /** Loads an index from the parsed JSON of `toJSON()`; default `loadSparseIndex(json)`. */
   load?(json: unknown): SparseIndex | Promise<SparseIndex>;
-}
-
-// Minimal shapes of the test framework globals (jest / vitest style), so that the published build does not
-// depend on @types/jest. They are looked up on globalThis when the suite is registered.
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toBeCloseTo(expected: number, digits?: number): void;
-  toBeGreaterThan(expected: number): void;
-  toBeGreaterThanOrEqual(expected: number): void;
-  toHaveLength(expected: number): void;
-  toContain(expected: unknown): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it(name: string, fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function') {
-    throw new Error('runSparseIndexConformance must be called from a test file (needs global describe/it/expect)');
-  }
-  return g as TestGlobals;
 }
 
 /** A small report: one section, two tables, a figure and paragraphs, each with one unique word (`zanzibar` …). */
@@ -97,7 +72,7 @@ const CONFORMANCE_DOCS: readonly SparseDoc[] = [
  * ```
  */
 export function runSparseIndexConformance(name: string, factory: SparseIndexConformanceFactory): void {
-  const { describe, it, expect } = testGlobals();
+  const { describe, it, expect } = conformanceTestGlobals('runSparseIndexConformance');
   const load = async (json: unknown): Promise<SparseIndex> => (factory.load !== undefined ? factory.load(json) : loadSparseIndex(json));
   const filled = async (): Promise<SparseIndex> => factory.create(CONFORMANCE_DOCS);
 

@@ -1,5 +1,6 @@
 import { DocSummarySchema, DocTreeError } from '@doctree/schema';
 import type { DocTree } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 import type { DocSummarizer } from '../summaries/base-summarizer.js';
 import { sampleDocTree } from './sample-doc-tree.js';
 
@@ -19,28 +20,6 @@ export const SUMMARIZER_CONFORMANCE_DEFAULTS = {
   maxTokens: 150,
   timeoutMs: 60_000,
 } as const satisfies SummarizerConformanceOptions;
-
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toBeLessThanOrEqual(expected: number): void;
-  toBeGreaterThan(expected: number): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it(name: string, fn: TestFn, timeout?: number): void;
-  beforeAll(fn: TestFn, timeout?: number): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function' || typeof g.beforeAll !== 'function') {
-    throw new Error('runSummarizerConformance must be called from a test file (needs global describe/it/beforeAll/expect)');
-  }
-  return g as TestGlobals;
-}
 
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -65,7 +44,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
  * ```
  */
 export function runSummarizerConformance(name: string, factory: SummarizerConformanceFactory, options: SummarizerConformanceOptions = {}): void {
-  const { describe, it, beforeAll, expect } = testGlobals();
+  const { describe, it, beforeAll, expect } = conformanceTestGlobals('runSummarizerConformance');
   const { maxTokens, timeoutMs } = { ...SUMMARIZER_CONFORMANCE_DEFAULTS, ...options };
   describe(`Summarizer conformance: ${name}`, () => {
     let summarizer: DocSummarizer;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { DocTreeError } from '@doctree/schema';
 import type { VectorHit, VectorIndex, VectorMetric } from '@doctree/schema';
+import { conformanceTestGlobals } from '@doctree/schema/testing';
 
 import { loadVectorIndex } from '../vector/vector-backend.js';
 import { definedOnly } from '../vector/vector-options.js';
@@ -28,33 +29,6 @@ export interface VectorIndexConformanceOptions {
 export const VECTOR_INDEX_CONFORMANCE_DEFAULTS = {
   metrics: ['inner_product', 'l2'],
 } as const satisfies VectorIndexConformanceOptions;
-
-// Minimal shapes of the test framework globals (jest / vitest style), so that the published build does not
-// depend on @types/jest. They are looked up on globalThis when the suite is registered.
-interface Matchers {
-  toBe(expected: unknown): void;
-  toEqual(expected: unknown): void;
-  toBeCloseTo(expected: number, digits?: number): void;
-  toBeGreaterThanOrEqual(expected: number): void;
-  toHaveLength(expected: number): void;
-  toMatch(expected: RegExp): void;
-}
-type TestFn = () => Promise<void> | void;
-interface TestGlobals {
-  describe(name: string, fn: () => void): void;
-  it: ((name: string, fn: TestFn, timeout?: number) => void) & { skip(name: string, fn: TestFn): void };
-  beforeAll(fn: TestFn): void;
-  afterAll(fn: TestFn): void;
-  expect(actual: unknown): Matchers;
-}
-
-function testGlobals(): TestGlobals {
-  const g = globalThis as unknown as Partial<TestGlobals>;
-  if (typeof g.describe !== 'function' || typeof g.it !== 'function' || typeof g.expect !== 'function') {
-    throw new Error('runVectorIndexConformance must be called from a test file (needs global describe/it/expect)');
-  }
-  return g as TestGlobals;
-}
 
 /** Deterministic PRNG (mulberry32). */
 function random(seed: number): () => number {
@@ -122,7 +96,7 @@ function caught(fn: () => unknown): unknown {
  * ```
  */
 export function runVectorIndexConformance(name: string, factory: VectorIndexConformanceFactory, options: VectorIndexConformanceOptions = {}): void {
-  const { describe, it, beforeAll, afterAll, expect } = testGlobals();
+  const { describe, it, beforeAll, afterAll, expect } = conformanceTestGlobals('runVectorIndexConformance');
   const { metrics, skip } = { ...VECTOR_INDEX_CONFORMANCE_DEFAULTS, ...definedOnly(options) };
   if (skip !== undefined) {
     console.warn(`VectorIndex conformance: ${name} skipped: ${skip}`);

@@ -1,0 +1,6 @@
+/**
+ * Test helpers of `@doctree/schema`, published as the `@doctree/schema/testing` subpath: what the conformance suites of
+ * every package share.
+ */
+export { conformanceTestGlobals } from './test-globals.js';
+export type { ConformanceMatchers, ConformanceTestFn, ConformanceTestGlobals } from './test-globals.js';
