@@ -1,0 +1,51 @@
+/**
+ * The SDK examples in `examples/` run as a user would run them (plain Node ESM against the built packages) and print
+ * what their comments promise. Needs built dist/ folders (this project's test target depends on `^build`).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { findWorkspaceRoot } from './index.js';
+
+const execFileAsync = promisify(execFile);
+const root = findWorkspaceRoot(__dirname);
+const examples = join(root, 'examples');
+const TIMEOUT = 180_000;
+
+/** Runs an example in a scratch working directory (its data folder lands there), offline, with the hashing embedder. */
+async function runExample(name: string, args: string[] = []): Promise<string> {
+  const cwd = mkdtempSync(join(tmpdir(), 'doctree-example-'));
+  try {
+    const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'], DOCTREE_EMBEDDER: 'hashing' };
+    const { stdout } = await execFileAsync(process.execPath, [join(examples, name), ...args], { cwd, env, timeout: TIMEOUT });
+    return stdout;
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+describe('examples/', () => {
+  it('has a test for every example script', () => {
+    expect(readdirSync(examples).filter((f) => f.endsWith('.mjs')).sort()).toEqual(['ask-a-pdf.mjs', 'check-environment.mjs', 'swap-the-reader.mjs']);
+  });
+
+  it('ask-a-pdf.mjs answers about the bundled sample with a supported, cited answer', async () => {
+    const out = await runExample('ask-a-pdf.mjs');
+    expect(out).toMatch(/^answer: 204\.9 /m);
+    expect(out).toMatch(/^ {2}p\.1 tab_\d+: Industrial Sensors \| 204\.9/m);
+    expect(out).toMatch(/^ranked pages: 1\b/m);
+  }, TIMEOUT);
+
+  it('swap-the-reader.mjs gives DocTree and RAG the same custom reader', async () => {
+    const out = await runExample('swap-the-reader.mjs');
+    expect(out).toMatch(/^DocTree: 204\.9 from \d+ observations/m);
+    expect(out).toMatch(/^RAG: +\S+ from \d+ chunks, pages \d/m);
+  }, TIMEOUT);
+
+  it('check-environment.mjs reports the configuration and the vector backend', async () => {
+    const out = await runExample('check-environment.mjs');
+    expect(out).toMatch(/^llm: none, embedder: hashing, vectors: (faiss|exact) \(/m);
+  }, TIMEOUT);
+});
