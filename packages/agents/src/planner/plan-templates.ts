@@ -1,6 +1,6 @@
 import type { Operation, PlanFallback, PlanStage, PlanStep, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
 
-import { ARITHMETIC_OPERATIONS, findKeywords } from '../router/question-signals.js';
+import { ARITHMETIC_OPERATIONS } from '../router/question-signals.js';
 
 /** What the templates may use besides the decision. */
 export interface TemplateSettings {
@@ -31,13 +31,6 @@ const STATEMENT_SYNONYMS: Record<string, string[]> = {
   'notes to the financial statements': ['notes to consolidated financial statements'],
 };
 
-/** Words of a question that name the operation or the format rather than what to find in a table row. */
-const NON_ROW_WORDS = new Set(
-  'change percentage percent ratio difference growth increase decrease decline compare average mean sum combined highest lowest largest smallest trend rate yoy cagr amount value figure statement shown details relying response give respond'.split(
-    ' ',
-  ),
-);
-
 /** Facts of the decision every template uses. */
 interface Facts {
   labels: string[];
@@ -51,8 +44,8 @@ interface Facts {
   format: string;
   arithmetic: Operation[];
   /**
-   * Row labels for `extract.column`, one phrase per line item: the question's row words as one phrase, or the two
-   * sides of a ratio / share / difference between two items in one period (from the router's sub-questions).
+   * Row labels for `extract.column`, one phrase per line item: the router's `item:` constraints (the asking sentence's
+   * row words as one phrase, or the two sides of a ratio / share / difference / sum of two items).
    */
   rowPhrases: string[];
   /** `alias:` constraints of the router: the document's words for what the question names (query expansion). */
@@ -91,14 +84,13 @@ function facts(decision: RouterDecision): Facts {
   };
 }
 
-/** Words of a phrase that can name a table row (no operation, format or statement words). */
-const rowWords = (words: readonly string[]): string => words.filter((k) => !NON_ROW_WORDS.has(k)).slice(0, 6).join(' ');
-
 /** Share of a row phrase's words a row label must hold (row phrases carry column words too: "operating margin dairy"). */
 const ROW_MIN_MATCH = 0.2;
 
-/** Operations between two line items of one period ("ratio of A to B", "A as a share of B", "difference between A and B"). */
-const TWO_ITEM_OPERATIONS: ReadonlySet<Operation> = new Set(['ratio', 'percent', 'difference', 'sum']);
+/** Row phrases: the router's `item:` constraints (the line items the question asks about). */
+function rowPhrases(decision: RouterDecision): string[] {
+  return decision.constraints.filter((c) => c.startsWith('item:')).map((c) => c.slice('item:'.length).trim()).filter(Boolean);
+}
 
 /**
  * Operations the steps compute: the decision's arithmetic, except a ratio or percentage of one line item (that names a
@@ -107,17 +99,6 @@ const TWO_ITEM_OPERATIONS: ReadonlySet<Operation> = new Set(['ratio', 'percent',
 function arithmeticOf(decision: RouterDecision): Operation[] {
   const twoItems = rowPhrases(decision).length >= 2;
   return decision.signals.operations.filter((op) => ARITHMETIC_OPERATIONS.has(op) && (twoItems || (op !== 'percent' && op !== 'ratio')));
-}
-
-function rowPhrases(decision: RouterDecision): string[] {
-  const s = decision.signals;
-  const twoItems = decision.sub_questions.length === 2 && s.years.length <= 1 && s.operations.some((op) => TWO_ITEM_OPERATIONS.has(op));
-  if (twoItems) {
-    const sides = decision.sub_questions.map((q) => rowWords(findKeywords(q)));
-    if (sides.every((side) => side !== '') && sides[0] !== sides[1]) return sides;
-  }
-  const phrase = rowWords(s.keywords);
-  return phrase === '' ? [] : [phrase];
 }
 
 const withTerms = (stage: PlanStage, terms: readonly string[]): PlanStage => (terms.length > 0 ? { ...stage, query_terms: [...terms] } : stage);

@@ -62,6 +62,13 @@ const QUESTION_STOP = new Set(
     .filter(Boolean),
 );
 
+/** Words that name a comparison or an arithmetic operation rather than what it is about: weigh 0.3 (they rarely label rows). */
+const OPERATION_TERMS = new Set(
+  `higher lower more less greater smaller larger bigger compared compare comparison difference versus vs gap ratio divided sum combined average mean`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
 const INSTRUCTION = /^(?:give|provide|answer|round|please|respond|express|use|using|assume|calculate|compute|note|show your|return|format)\b/i;
 
 function yearsIn(text: string): number[] {
@@ -120,14 +127,16 @@ const FORMAT_OF: Record<AnswerKind, AnswerFormat> = {
 /** Weighted content terms of a text (instruction sentences such as "Give a response…" weigh 0.3). */
 export function weightedTerms(text: string): WeightedTerm[] {
   const terms = new Map<string, WeightedTerm>();
-  const lines = text.replace(/\?\s+/g, '?\n');
+  // Sentences, and the asking part after an instruction's colon ("Using the balance sheet: what is…?") on its own.
+  const lines = text.replace(/\?\s+/g, '?\n').replace(/:\s+(?=(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did)\b)/gi, ':\n');
   for (const span of sentenceSpans(lines)) {
     const sentence = lines.slice(span.start, span.end);
-    const weight = INSTRUCTION.test(sentence) ? 0.3 : 1;
+    const sentenceWeight = INSTRUCTION.test(sentence) ? 0.3 : 1;
     for (const token of wordTokens(sentence)) {
       const lower = token.word.toLowerCase();
       if (QUESTION_STOP.has(lower) || /^\d/.test(lower) || lower.length < 2) continue;
       if (/^fy\d+$/i.test(lower)) continue;
+      const weight = OPERATION_TERMS.has(lower) ? Math.min(0.3, sentenceWeight) : sentenceWeight;
       const prev = terms.get(token.stem);
       if (!prev || prev.weight < weight) terms.set(token.stem, { stem: token.stem, word: lower, weight });
     }

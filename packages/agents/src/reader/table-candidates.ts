@@ -172,6 +172,9 @@ export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candida
     });
 }
 
+/** Least row match (weighted share of question terms) a computed candidate's row needs. */
+const MIN_COMPUTE_ROW_SCORE = 0.3;
+
 /** Arithmetic the reader can do over table cells. */
 const OVER_YEARS = new Set(['difference', 'percent_change', 'sum', 'average']);
 const BETWEEN_ITEMS = new Set(['ratio', 'percent', 'difference', 'sum']);
@@ -203,7 +206,8 @@ export function tableComputeCandidates(evidence: EvidenceSet): Candidate[] {
   const p0 = cells[0]?.entry.observation.payload;
   const best = cells.find((c) => {
     const p = c.entry.observation.payload;
-    if (p.kind !== 'table') return false;
+    // The row must name what the question asks about, not just an operation word ("higher", "change").
+    if (p.kind !== 'table' || c.rowScore < MIN_COMPUTE_ROW_SCORE) return false;
     const years = new Set(cells.filter((o) => o.entry === c.entry && o.row === c.row).flatMap((o) => columnYears(p.columns[o.col] ?? '')).filter((y) => profile.years.includes(y)));
     return years.size >= 2;
   });

@@ -1,6 +1,6 @@
 import { DocTreeError, RouterDecisionSchema, formatIssues } from '@doctree/schema';
 import type { DocTreeErrorCode, RouterDecision } from '@doctree/schema';
-import { aliasConstraints } from './question-signals.js';
+import { questionConstraints } from './question-signals.js';
 
 /** Per-call options of {@link BaseRouter.route}. */
 export interface RouteOptions {
@@ -111,9 +111,9 @@ function throwIfCancelled(name: string, signal: AbortSignal | undefined): void {
 
 const sortedUnique = (values: readonly number[]): number[] => [...new Set(values)].sort((a, b) => a - b);
 
-/** Every router's decision carries the question's `alias:` constraints (query expansion), whoever decided. */
+/** Every router's decision carries the question's `alias:` and `item:` constraints, whoever decided. */
 function withAliases(decision: RouterDecision, question: string): RouterDecision {
-  const missing = aliasConstraints(question).filter((c) => !decision.constraints.includes(c));
+  const missing = questionConstraints(question).filter((c) => !decision.constraints.includes(c) && !(c.startsWith('item:') && decision.constraints.some((d) => d.startsWith('item:'))));
   return missing.length > 0 ? { ...decision, constraints: [...decision.constraints, ...missing] } : decision;
 }
 

@@ -24,8 +24,8 @@ export interface QuestionSignals {
   entities: string[];
   /**
    * `page:5`, `page:last`, `year:2018`, `quarter:Q3`, `unit:$`, `scale:millions`, `round:2`, `source:cash flow statement`,
-   * and `alias:purchases of property plant and equipment` — the words documents use for what the question names
-   * (query expansion from the shared concept vocabulary of `@doctree/toolhub`).
+   * `alias:purchases of property plant and equipment` — the words documents use for what the question names (query
+   * expansion from the shared concept vocabulary of `@doctree/toolhub`) — and `item:net sales`, the line items asked.
    */
   constraints: string[];
   /** Decimal places asked for ("round to two decimal places"), when stated. */
@@ -258,6 +258,31 @@ const NOT_KEYWORDS = new Set(
   ).split(' '),
 );
 
+const ASKING = /^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|list|name)\b/i;
+
+/**
+ * The sentence that asks (of a question wrapped in instructions): the part after a colon or sentence end that starts
+ * with a question word or ends with `?`; the whole text when there is no such part.
+ *
+ * @example
+ * ```ts
+ * askingSentence('Assume you are an analyst. Using the balance sheet: what is FY2018 net PPNE? Answer in billions.');
+ * // 'what is FY2018 net PPNE?'
+ * ```
+ */
+export function askingSentence(question: string): string {
+  const parts = question.split(/(?<=[.?!:])\s+/).map((p) => p.trim()).filter(Boolean);
+  if (parts.length <= 1) return question;
+  return parts.find((p) => ASKING.test(p) && p.endsWith('?')) ?? parts.find((p) => p.endsWith('?')) ?? parts.find((p) => ASKING.test(p)) ?? question;
+}
+
+/** Keywords of the asking sentence first, then those of the rest of the question (instructions, context). */
+function questionKeywords(question: string, limit = 12): string[] {
+  const asking = askingSentence(question);
+  const first = findKeywords(asking, limit);
+  return [...new Set([...first, ...findKeywords(question, limit * 2)])].slice(0, limit);
+}
+
 /** Content words of a question or phrase, without question words, instructions, numbers and years (at most `limit`). */
 export function findKeywords(question: string, limit = 12): string[] {
   const out: string[] = [];
@@ -353,12 +378,45 @@ export function operandSides(question: string): OperandSides | undefined {
   return undefined;
 }
 
+/** Words of a question that name an operation, a format or a source rather than a table row. */
+const NOT_ITEM_WORDS = new Set(
+  'change percentage percent ratio difference growth increase decrease decline compare average mean sum combined highest lowest largest smallest trend rate yoy cagr amount value figure statement shown details relying response give respond higher lower more less greater smaller'.split(
+    ' ',
+  ),
+);
+
+/** Row words of a phrase: its keywords without operation, format and source words, at most six, as one phrase. */
+function itemPhrase(text: string): string {
+  const withoutSources = STATEMENTS.reduce((t, [pattern]) => t.replace(new RegExp(pattern.source, 'gi'), ' '), text);
+  return findKeywords(withoutSources)
+    .filter((k) => !NOT_ITEM_WORDS.has(k))
+    .slice(0, 6)
+    .join(' ');
+}
+
 /**
- * `alias:<phrase>` constraints: how documents write what the question names (abbreviations written out, line-item
- * wordings of the reporting concepts it names), from the shared concept vocabulary. Planners add them to searches.
+ * The line items a question asks about, as row phrases for table extraction: the two sides of a ratio / share /
+ * difference / sum ("ratio of A to B"), else the asking sentence's row words as one phrase (statement names, operation
+ * and format words left out: "What was the change in net sales in the income statement?" → `net sales`).
  */
-export function aliasConstraints(question: string): string[] {
-  return conceptQueryTerms(question).map((term) => `alias:${term}`);
+export function lineItems(question: string): string[] {
+  const sides = operandSides(question);
+  if (sides && sides.operation !== 'compare') {
+    const phrases = sides.sides.map(itemPhrase);
+    if (phrases.every((p) => p !== '') && phrases[0] !== phrases[1]) return phrases;
+  }
+  const phrase = itemPhrase(askingSentence(question.replace(/\bround(?:ed|ing)?\b[^.?!]*/gi, ' ')));
+  return phrase === '' ? [] : [phrase];
+}
+
+/**
+ * Constraints read from the question text for planners: `alias:<phrase>` — how documents write what the question
+ * names (abbreviations written out, line-item wordings of the reporting concepts it names, from the shared concept
+ * vocabulary; planners add them to searches) — and `item:<phrase>` — the line items asked about ({@link lineItems};
+ * planners read those rows of tables).
+ */
+export function questionConstraints(question: string): string[] {
+  return [...conceptQueryTerms(question).map((term) => `alias:${term}`), ...lineItems(question).map((item) => `item:${item}`)];
 }
 
 /**
@@ -389,7 +447,7 @@ export function extractSignals(question: string, options: ExtractSignalsOptions 
     ...units.filter((u) => ['millions', 'billions', 'thousands'].includes(u)).map((u) => `scale:${u}`),
     ...(round !== undefined ? [`round:${round}`] : []),
     ...objects.filter((o) => o.kind === 'statement').map((o) => `source:${o.text}`),
-    ...aliasConstraints(question),
+    ...questionConstraints(question),
   ];
   return {
     page_hints: pages,
@@ -400,7 +458,8 @@ export function extractSignals(question: string, options: ExtractSignalsOptions 
     operations,
     expected_format: expectedFormat(question, operations, units),
     // Rounding instructions and the names of statements (a source, kept in `objects`) are not what to look for.
-    keywords: findKeywords(STATEMENTS.reduce((text, [pattern]) => text.replace(new RegExp(pattern.source, 'gi'), ' '), question.replace(/\bround(?:ed|ing)?\b[^.?!]*/gi, ' '))),
+    // The asking sentence's words come first ("Assume you are an analyst. …: what is the FY2018 net PPNE?").
+    keywords: questionKeywords(question.replace(/\bround(?:ed|ing)?\b[^.?!]*/gi, ' ')),
     entities,
     constraints,
     ...(round !== undefined ? { round } : {}),

@@ -52,7 +52,15 @@ const CASES: Case[] = [
   { question: 'On which page is the safety notice?', format: 'Int', operations: ['locate'] },
   { question: 'What does Table 2 report about latency on pp. 8-10?', pages: [8, 9, 10], objects: ['Table 2'] },
   { question: 'What is summarised on slides 3 and 5?', pages: [3, 5] },
-  { question: 'What is the ratio of current assets to current liabilities in FY18? Round to two decimal places.', type: 'table_number', years: [2018], constraints: ['round:2'], format: 'Float' },
+  {
+    question: 'What is the ratio of current assets to current liabilities in FY18? Round to two decimal places.',
+    type: 'table_number',
+    years: [2018],
+    constraints: ['round:2', 'item:current assets', 'item:current liabilities'],
+    format: 'Float',
+  },
+  // The line item asked, without the operation, the statement (a source) or the instructions around it.
+  { question: 'Using the income statement: what was the change in net sales from 2020 to 2021?', constraints: ['item:net sales'] },
   { question: 'How much did research and development spending grow from 2017 to 2019, and what drove it?', alsoConsidered: ['multi_hop'], years: [2017, 2019] },
   { question: 'What is the average price per unit across the three tiers?', operations: ['average'], format: 'Float' },
   { question: 'Which product had the highest sales, and which had the lowest?', operations: ['max', 'min'] },
@@ -102,6 +110,12 @@ describe('RuleRouter on varied questions', () => {
     expect(extractSignals('What was capex in 2018-19?').years).toEqual([2018, 2019]);
     expect(extractSignals('Is $2015 million more than 1999 units?').years).toEqual([]);
     expect(extractSignals('What were Q3 2020 sales?').constraints).toEqual(expect.arrayContaining(['year:2020', 'quarter:Q3']));
+  });
+
+  it('puts the words of the asking sentence first when instructions wrap the question', () => {
+    const s = extractSignals('You are a credit analyst reviewing filings. Using only the income statement, answer this: what was the FY2021 interest expense? Reply in USD millions.');
+    expect(s.keywords.slice(0, 2)).toEqual(['interest', 'expense']);
+    expect(s.keywords).toEqual(expect.arrayContaining(['credit', 'analyst']));
   });
 
   it('keeps names out of operations and keywords clean of question words', () => {
