@@ -122,4 +122,29 @@ describe('agent tool cards (run through the ToolHub executor)', () => {
       await fx.cleanup();
     }
   });
+
+  it('reader.answer offers the value the plan computed to the reader, citing the cells it came from', async () => {
+    const question = 'How much more was spent on capital expenditure than paid in dividends in 2023?';
+    const s = session(question);
+    const hub = hubWith(s);
+    const computed = {
+      operation: 'difference',
+      display_value: 1267,
+      text: '$1,267 million',
+      percent: false,
+      unit: '$',
+      scale: 'millions',
+      operand_nodes: ['tab_1'],
+      operand_cells: [
+        { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: 'Years ended December 31 2023', raw: '(1,577)', value: 1577 },
+        { node_id: 'tab_1', row: 'Dividends paid', column: 'Years ended December 31 2023', raw: '(310)', value: 310 },
+      ],
+    };
+    const result = await hub.call('reader.answer', { question, evidence: { items: [] }, computed });
+    expect(result.status).toBe('ok');
+    const read = s.reads[0]!.result;
+    expect(read.answer).toBe(1267);
+    expect(read.notes?.join('\n')).toMatch(/computed by the plan/);
+    expect(read.support.map((x) => x.node_id)).toEqual(['tab_1', 'tab_1']);
+  });
 });

@@ -77,6 +77,19 @@ describe('DocTreeAgent (offline, over a built fixture index)', () => {
     expect(run.answer.support.map((s) => s.node_id)).toEqual(['tab_1', 'tab_1']);
   });
 
+  it('counts figures and tables only where the question says: a section by number or title, or pages', async () => {
+    const agent = new DocTreeAgent({ index: fixture.index });
+    const inSection = await agent.ask('How many figures are in section 3?');
+    expect(inSection.answer.answer).toBe(1);
+    expect(inSection.answer.support.map((s) => s.node_id)).toEqual(['img_2']);
+    const byTitle = await agent.ask('How many charts are in the Results of Operations section?');
+    expect(byTitle.answer.answer).toBe(1);
+    const onPages = await agent.ask('How many tables are on pages 4 and 5?');
+    expect(onPages.answer.answer).toBe(2);
+    const onePage = await agent.ask('How many tables are there on page 5?');
+    expect(onePage.answer.answer).toBe(1);
+  });
+
   it('replans an unanswerable question at most maxReplans times and says Not answerable', async () => {
     const events: AgentEvent[] = [];
     const run = await new DocTreeAgent({ index: fixture.index, maxReplans: 2 }).ask('Who is the chief executive of Contoso Pharmaceuticals in Oslo?', { onEvent: (e) => events.push(e) });

@@ -47,6 +47,26 @@ describe('compute.eval arguments from an operation', () => {
     expect(computeArgsFromOperation({ operation: 'percent_change', operands: cells })).toMatchObject({ args: { expression: 'percent_change(v0, v1)' } });
   });
 
+  it('compares two line items in the order asked, by their amounts when both are outflows, and keeps their cells', () => {
+    const extraction = {
+      node_id: 'tab_1',
+      cells: [
+        { row: 'Dividends paid', column: '2023', raw: '(310)', value: -310, unit: '$', percent: false, scale: 'millions', for_row: 'dividends paid' },
+        { row: 'Purchases of property, plant and equipment', column: '2023', raw: '(1,577)', value: -1577, unit: '$', percent: false, scale: 'millions', for_row: 'capex' },
+      ],
+    };
+    const ratio = computeArgsFromOperation({ operation: 'ratio', operands: extraction });
+    expect(ratio).toMatchObject({ args: { expression: 'ratio(v0, v1)', variables: { v0: { value: 310 }, v1: { value: 1577 } } } });
+    expect('operandCells' in ratio && ratio.operandCells).toEqual([
+      { node_id: 'tab_1', row: 'Dividends paid', column: '2023', raw: '(310)', value: 310 },
+      { node_id: 'tab_1', row: 'Purchases of property, plant and equipment', column: '2023', raw: '(1,577)', value: 1577 },
+    ]);
+    // Two items: the first asked minus the second (not newest minus oldest).
+    expect(computeArgsFromOperation({ operation: 'difference', operands: extraction })).toMatchObject({ args: { expression: 'v0 - v1' } });
+    // One item over years is never divided by itself.
+    expect(computeArgsFromOperation({ operation: 'ratio', operands: cells })).toEqual({ skip: 'ratio needs two line items, found one over 2 period(s)' });
+  });
+
   it('counts regions and says why it cannot compute', () => {
     expect(computeArgsFromOperation({ operation: 'count', operands: { regions: [{ node_id: 'img_1' }, { node_id: 'img_2' }], hits: [] } })).toEqual({
       args: { expression: 'N', variables: { N: 2 } },

@@ -104,7 +104,9 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
   }
   const found = operandsOf(args['operands']);
   if (found.length === 0) return { skip: `no numbers to ${operation || 'compute'}` };
-  let { operands, byItem } = chooseOperands(operation, found);
+  const chosen = chooseOperands(operation, found);
+  const byItem = chosen.byItem;
+  let operands = chosen.operands;
   if (operands.length === 0) return { skip: `${operation} needs two line items, found one over ${found.length} period(s)` };
   // Outflows shown as negatives (`(1,577)` for purchases of PP&E) are compared by their amounts.
   if (operands.every((o) => o.value < 0 && o.cell !== undefined && isOutflowLabel(o.cell.row))) operands = operands.map((o) => ({ ...o, value: -o.value, cell: { ...o.cell!, value: -o.value } }));

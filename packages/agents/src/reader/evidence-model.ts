@@ -25,6 +25,10 @@ export interface Candidate {
   score: number;
   support: Support[];
   notes: string[];
+  /** Computed from several values (a change, ratio, sum…) rather than read from one place. */
+  computed?: boolean;
+  /** A single value read as written and stated as a percentage (a stated rate can answer a growth-rate question). */
+  statedPercent?: boolean;
 }
 
 const stemsOf = (text: string): Set<string> => new Set(wordTokens(text).map((t) => t.stem));

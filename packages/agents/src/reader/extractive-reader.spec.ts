@@ -80,6 +80,9 @@ describe('ExtractiveReader', () => {
     expectExactSupport(figures, observations);
     const charts = await reader.read({ question: 'How many bar charts are there?', observations });
     expect(charts.answer).toBe(1);
+    // Only on the page named: Figure 2 (a photo) is on page 2, Figure 1 on page 1.
+    const onPage = await reader.read({ question: 'How many figures are on page 2?', observations });
+    expect(onPage).toMatchObject({ answer: 1, support: [expect.objectContaining({ node_id: 'img_2', page: 2 })] });
   });
 
   it('returns Not answerable (None) when the evidence does not hold the answer', async () => {
@@ -205,5 +208,48 @@ describe('ExtractiveReader', () => {
     // A computation over rows the question does not ask about is not taken.
     const unrelated = [{ ...computed[0]!, value: 999, operands: computed[0]!.operands.map((o) => ({ ...o, row: 'Net cash used in financing activities', raw: '(6,701)' })) }];
     expect((await reader.read({ question, observations, computed: unrelated })).answer).not.toBe(999);
+  });
+
+  it('answers a list with short items, not with numbered paragraphs or their bare markers', async () => {
+    const listOf = (nodeId: string, text: string, heading: string): Observation => ({ node_id: nodeId, modality: 'list', page: 3, bbox: null, payload: { kind: 'text', text, heading_path: [heading] } });
+    const paragraphs = listOf(
+      'list_8',
+      '1.\nWe have audited the attached balance sheet of the company as at 31 March 2003 and the profit and loss account for the year ended on that date.\n2.\nWe conducted our audit of the company in accordance with the auditing standards generally accepted in India.',
+      'Auditors report to the members of the company',
+    );
+    const bankers = listOf('list_9', 'State Bank of India\nBank of Baroda\nCitibank N.A.', 'Bankers');
+    const result = await reader.read({ question: 'List the bankers of the company.', observations: [paragraphs, bankers] });
+    expect(result).toMatchObject({ answer: ['State Bank of India', 'Bank of Baroda', 'Citibank N.A.'], answer_format: 'List' });
+    const only = await reader.read({ question: 'List the audit statements of the company.', observations: [paragraphs] });
+    if (Array.isArray(only.answer)) expect(only.answer).not.toContain('1.');
+  });
+
+  it('answers a descriptive question with the clause that answers it, not a fragment or the whole paragraph', async () => {
+    const chunk =
+      'Founded in 1952, the company operates in the packaging industry, making flexible and rigid containers for food and medical products. It employs 41,000 people in 40 countries.';
+    const result = await reader.read({ question: 'What industry does the company operate in?', observations: [textObservation('t_11', chunk, 4)] });
+    expect(result.answer).toBe('the packaging industry, making flexible and rigid containers for food and medical products');
+    // Names still stop at the first preposition.
+    const who = await reader.read({ question: 'Who founded the company?', observations: [textObservation('t_12', 'The company was founded by Jane Smith in Oslo in 1952.', 1)] });
+    expect(who.answer).toBe('Jane Smith');
+  });
+
+  it('reads the value stated for each year of a sentence, and computes growth rates and changes from them', async () => {
+    const chunk = 'Shipping and handling costs are charged to operations as incurred and totaled $512 million in 2021, $540 million in 2020 and $498 million in 2019.';
+    const observations = [textObservation('t_13', chunk, 7)];
+    // The value written before "in 2020", not the one nearest to "2020".
+    expect((await reader.read({ question: 'What were shipping and handling costs in 2020?', observations })).answer).toBe(540);
+    const growth = await reader.read({ question: 'What is the growth rate of shipping and handling costs in 2021?', observations });
+    expect(growth.answer).toBeCloseTo(-5.1852, 3);
+    expect(growth.support[0]!.snippet).toContain('$512 million in 2021, $540 million in 2020');
+    const change = await reader.read({ question: 'What was the change in shipping and handling costs from 2019 to 2021?', observations });
+    expect(change.answer).toBe(14);
+  });
+
+  it('computes a one-year growth rate from the previous year column of a table', async () => {
+    const observations = await see(['tab_1']);
+    const growth = await reader.read({ question: 'What was the growth rate of depreciation and amortization in 2017?', observations });
+    expect(growth.answer).toBeCloseTo(4.749, 2);
+    expect(growth.support).toHaveLength(2);
   });
 });

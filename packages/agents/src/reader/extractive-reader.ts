@@ -9,6 +9,7 @@ import {
   dateCandidates,
   entityCandidates,
   listCandidates,
+  textComputeCandidates,
   textNumberCandidates,
   yearCandidates,
   yesNoCandidates,
@@ -24,6 +25,9 @@ export interface ExtractiveReaderOptions extends BaseReaderOptions {
 
 /** Defaults of {@link ExtractiveReaderOptions}. */
 export const EXTRACTIVE_READER_DEFAULTS: Readonly<Required<Pick<ExtractiveReaderOptions, 'minConfidence' | 'concepts'>>> = { minConfidence: 0.35, concepts: DEFAULT_CONCEPTS };
+
+/** How much a single value read as written loses against a computation the question asks for. */
+const LOOKUP_PENALTY = 0.5;
 
 /** Maps a candidate score (term coverage plus bonuses, about 0–1.3) to a confidence. */
 function confidenceOf(score: number): number {
@@ -88,15 +92,22 @@ export class ExtractiveReader extends BaseReader {
           ...textNumberCandidates(evidence, { integersOnly: true }),
           ...tableNumberCandidates(evidence).filter((c) => typeof c.answer === 'number' && Number.isInteger(c.answer)),
         ];
-      case 'number':
-        return [
+      case 'number': {
+        const all = [
           ...computedValueCandidates(evidence, computed),
           ...tableTwoItemCandidates(evidence),
           ...tableComputeCandidates(evidence),
+          ...textComputeCandidates(evidence),
           ...tableExtremeCandidates(evidence),
           ...tableNumberCandidates(evidence),
           ...textNumberCandidates(evidence),
         ];
+        // A computation the question asks for outranks reading one of its operands; a rate stated as written still
+        // answers a growth-rate question.
+        if (!all.some((c) => c.computed)) return all;
+        const statedRateCounts = profile.operations.includes('percent_change');
+        return all.map((c) => (c.computed || (statedRateCounts && c.statedPercent) ? c : { ...c, score: c.score - LOOKUP_PENALTY }));
+      }
       case 'year':
         return [...yearCandidates(evidence), ...tableExtremeCandidates(evidence)];
       case 'date':

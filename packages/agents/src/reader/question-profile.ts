@@ -47,6 +47,8 @@ export interface QuestionProfile {
   measure?: string;
   /** Two line items the question combines ("ratio of A to B", "A as a percentage of B"), when it does. */
   sides?: OperandSides;
+  /** 1-based pages the question names ("on page 5", "pages 3-4"): counts count only there. */
+  pages: number[];
 }
 
 /** Question words and generic request words that carry no evidence. */
@@ -103,7 +105,7 @@ function detectKind(q: string, format: AnswerFormat | null, quantity: boolean): 
   if (/\b(?:what|which|on what)\s+(?:is the |was the )?date\b|\bwhen\b/.test(lower)) return { kind: 'date' };
   if (format === 'Int' || format === 'Float') return { kind: 'number' };
   if (
-    /\bhow (?:much|long|old|far|big|large|high|low)\b|%|\bpercent(?:age)?\b|\bratio\b|\brate\b|\bmargin\b|\bamount\b|\bvalue\b|\bgrowth\b|\bchange\b|\btotal\b|\baverage\b|\bprice\b|\bcost\b/.test(lower) &&
+    /\bhow (?:much|long|old|far|big|large|high|low)\b|%|\bpercent(?:age)?\b|\bratio\b|\brate\b|\bmargin\b|\bamount\b|\bvalue\b|\bgrowth\b|\bchange\b|\btotal\b|\baverage\b|\bprices?\b|\bcosts?\b|\bexpenses?\b|\bspending\b|\bfees?\b|\bsales\b|\brevenues?\b/.test(lower) &&
     !/^\s*(?:who|which|where)\b/.test(lower)
   ) {
     return { kind: 'number' };
@@ -167,8 +169,10 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
   const rateAsked = wantsPercent || /\b(?:margins?|rates?|ratios?|shares?\s+of|proportion|yield|returns?\s+on|growth|per\s+share|eps|multiple)\b/.test(lower);
   const wantsAmount = !rateAsked && (wantsCurrency || scale !== undefined || matchedConcepts.some((c) => !c.general));
-  // Operations as the router reads them (one reading of the question for router, planner and reader).
-  const operations = new Set<Operation>([...(signals?.operations ?? []), ...extractSignals(question).operations]);
+  // Operations and pages as the router reads them (one reading of the question for router, planner and reader).
+  const read = extractSignals(question);
+  const operations = new Set<Operation>([...(signals?.operations ?? []), ...read.operations]);
+  const pages = [...new Set([...(signals?.page_hints ?? []), ...read.page_hints])].sort((a, b) => a - b);
   operations.delete('lookup');
   const sides = operandSides(question);
   // "percent" is arithmetic only between two items ("A as a percentage of B"); else it names the unit asked.
@@ -201,5 +205,17 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     questionNumbers,
     ...(measure ? { measure } : {}),
     ...(sides ? { sides } : {}),
+    pages,
   };
+}
+
+/**
+ * The years a computation over time compares: the years asked; or, for a growth rate or a change of one year ("the
+ * growth rate of X in 2018", "the change in X in 2018"), that year and the one before it. Empty otherwise.
+ */
+export function comparedYears(profile: Pick<QuestionProfile, 'years' | 'question' | 'sides'>, operation: string): number[] {
+  if (profile.years.length >= 2) return [...profile.years].sort((a, b) => a - b);
+  const overTime = operation === 'percent_change' || (operation === 'difference' && !profile.sides && /\b(?:change[sd]?|increase[sd]?|decrease[sd]?|grow(?:th|n|s)?|grew|decline[sd]?|rise|rose|fall|fell)\b/i.test(profile.question));
+  if (profile.years.length === 1 && overTime) return [profile.years[0]! - 1, profile.years[0]!];
+  return [];
 }

@@ -3,7 +3,7 @@ import { conceptsIn, DEFAULT_CONCEPTS, isOutflowLabel, type Concept } from '@doc
 import { EvidenceSet, type Candidate, type EvidenceEntry } from './evidence-model.js';
 import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, SCALE_FACTORS, type ParsedNumber, type Scale } from './numbers.js';
 import { supportFor } from './observation-text.js';
-import { weightedTerms, type QuestionProfile } from './question-profile.js';
+import { comparedYears, weightedTerms, type QuestionProfile } from './question-profile.js';
 
 /** A numeric cell matched to the question: its row, column, value and how well each matched. */
 interface CellMatch {
@@ -168,6 +168,7 @@ export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candida
         score: m.score,
         support: [tableRowSupport(m.entry, m.label, m.cell)],
         notes: [`table ${m.entry.observation.node_id}: row "${m.label}", column "${column}", cell ${m.cell}`, ...m.notes, ...value.notes],
+        ...(m.parsed.percent || unit === '%' ? { statedPercent: true } : {}),
       };
     });
 }
@@ -201,25 +202,27 @@ function magnitudes(cells: readonly CellMatch[]): number[] {
 export function tableComputeCandidates(evidence: EvidenceSet): Candidate[] {
   const { profile } = evidence;
   const ops = profile.operations.filter((o) => OVER_YEARS.has(o));
-  if (ops.length === 0 || profile.years.length < 2) return [];
+  // The years asked, or for a growth rate / change of one year, that year and the one before it.
+  const years = ops.length > 0 ? comparedYears(profile, ops[0]!) : [];
+  if (ops.length === 0 || years.length < 2) return [];
   const cells = scoreTableCells(evidence);
   const p0 = cells[0]?.entry.observation.payload;
   const best = cells.find((c) => {
     const p = c.entry.observation.payload;
     // The row must name what the question asks about, not just an operation word ("higher", "change").
     if (p.kind !== 'table' || c.rowScore < MIN_COMPUTE_ROW_SCORE) return false;
-    const years = new Set(cells.filter((o) => o.entry === c.entry && o.row === c.row).flatMap((o) => columnYears(p.columns[o.col] ?? '')).filter((y) => profile.years.includes(y)));
-    return years.size >= 2;
+    const found = new Set(cells.filter((o) => o.entry === c.entry && o.row === c.row).flatMap((o) => columnYears(p.columns[o.col] ?? '')).filter((y) => years.includes(y)));
+    return found.size >= 2;
   });
   if (!best || !p0) return [];
   const p = best.entry.observation.payload;
   if (p.kind !== 'table') return [];
   const sameRow = cells.filter((c) => c.entry === best.entry && c.row === best.row);
   const byYear = new Map<number, CellMatch>();
-  for (const c of sameRow) for (const y of columnYears(p.columns[c.col] ?? '')) if (profile.years.includes(y) && !byYear.has(y)) byYear.set(y, c);
+  for (const c of sameRow) for (const y of columnYears(p.columns[c.col] ?? '')) if (years.includes(y) && !byYear.has(y)) byYear.set(y, c);
   if (byYear.size < 2) return [];
-  const years = [...byYear.keys()].sort((a, b) => a - b);
-  const chosen = years.map((y) => byYear.get(y)!);
+  const used = [...byYear.keys()].sort((a, b) => a - b);
+  const chosen = used.map((y) => byYear.get(y)!);
   const values = magnitudes(chosen);
   const op = ops[0]!;
   const first = values[0]!;
@@ -241,7 +244,8 @@ export function tableComputeCandidates(evidence: EvidenceSet): Candidate[] {
       // Above any single cell of the row: the question asks for the computation.
       score: Math.max(...sameRow.map((c) => c.score)) + 0.2,
       support,
-      notes: [`${op} of "${best.label}" over ${years.join(', ')}: ${values.join(', ')} → ${scaled.value}${op === 'percent_change' ? '%' : ''}`, ...(scaled.note ? [scaled.note] : [])],
+      computed: true,
+      notes: [`${op} of "${best.label}" over ${used.join(', ')}: ${values.join(', ')} → ${scaled.value}${op === 'percent_change' ? '%' : ''}`, ...(scaled.note ? [scaled.note] : [])],
     },
   ];
 }
@@ -291,6 +295,7 @@ export function tableTwoItemCandidates(evidence: EvidenceSet): Candidate[] {
       format: computedFormat(profile, scaled.value),
       score: Math.min(a.score, b.score) + 0.3,
       support: [tableRowSupport(entryOf(a), a.label, a.cell), tableRowSupport(entryOf(b), b.label, b.cell)],
+      computed: true,
       notes: [`${sides.operation} of "${a.label}" (${a.cell}) and "${b.label}" (${b.cell}) → ${scaled.value}${sides.operation === 'percent' ? '%' : ''}`, ...(scaled.note ? [scaled.note] : [])],
     },
   ];
@@ -299,7 +304,8 @@ export function tableTwoItemCandidates(evidence: EvidenceSet): Candidate[] {
 /**
  * Values the plan's steps computed (`compute.eval` over `extract.column` cells), as candidates: kept when the
  * question asks for that operation and every operand cell is in an observed table whose row matches the question
- * (the row label covers some of its terms); cited by those rows. Scored by how well the rows match, plus a bonus.
+ * (the row label covers some of its terms); cited by those rows. Scored by how well the rows together cover the
+ * question, plus a bonus (the question asks for this computation).
  */
 export function computedValueCandidates(evidence: EvidenceSet, computed: readonly ComputedValue[]): Candidate[] {
   const { profile } = evidence;
@@ -320,11 +326,14 @@ export function computedValueCandidates(evidence: EvidenceSet, computed: readonl
     }
     if (scores.length !== c.operands.length) continue;
     const value = round4(c.value);
+    // Together the operand rows should cover the question (each names its own part of it).
+    const together = evidence.coverage([...new Set(c.operands.map((o) => o.row))].join(' \n ')).score;
     out.push({
       answer: value,
       format: computedFormat(profile, value),
-      score: Math.min(...scores) + 0.35,
+      score: Math.max(together, Math.min(...scores)) + 0.35,
       support,
+      computed: true,
       notes: [`computed by the plan: ${c.operation} of ${c.operands.map((o) => `"${o.row}" ${o.column} (${o.raw})`).join(', ')} → ${c.text}`],
     });
   }

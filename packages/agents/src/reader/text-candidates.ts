@@ -3,6 +3,7 @@ import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js'
 import { findNumbers, findStatedScale, isYearLike, type NumberMention } from './numbers.js';
 import { supportFor } from './observation-text.js';
 import { numericAnswer } from './table-candidates.js';
+import { comparedYears } from './question-profile.js';
 import type { TextSpan } from './text-spans.js';
 import { stemWord, wordTokens } from './text-spans.js';
 
@@ -110,6 +111,28 @@ export function ownClause(sentence: string, mentions: readonly NumberMention[], 
   return `${before} ${after}`;
 }
 
+/**
+ * The year a number is stated for: written right after it ("$396 million in 2018", "$411 million for fiscal 2017"),
+ * else the last year between the previous number and it ("In 2018, sales were $4.2 billion"); undefined otherwise.
+ */
+export function attachedYear(sentence: string, mentions: readonly NumberMention[], i: number): number | undefined {
+  const m = mentions[i]!;
+  const isYear = (n: NumberMention): boolean => isYearLike(n);
+  let next = i + 1;
+  while (next < mentions.length && isYear(mentions[next]!) && mentions[next]!.start - m.end < 40) {
+    const between = sentence.slice(m.end, mentions[next]!.start);
+    if (/^\s*(?:(?:thousand|million|billion)s?\s+)?(?:in|for|during|at|as\s+of|by|of|,)?\s*(?:(?:the\s+)?(?:fiscal(?:\s+year)?|fy|year|calendar\s+year)\s*)?'?$/i.test(between)) return mentions[next]!.value;
+    break;
+  }
+  let prev = i - 1;
+  while (prev >= 0 && isYear(mentions[prev]!)) {
+    const between = sentence.slice(mentions[prev]!.end, m.start);
+    if (!/[;.]/.test(between) && between.length < 80) return mentions[prev]!.value;
+    prev--;
+  }
+  return undefined;
+}
+
 function nearestYear(sentence: string, start: number, end: number): number | undefined {
   let best: { d: number; y: number } | undefined;
   for (const m of sentence.matchAll(/\b(?:FY\s?)?((?:19|20)\d{2})\b/g)) {
@@ -148,7 +171,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
         const contextYears = new Set([...sentenceYears, ...wordTokens(s.entry.observation.payload.kind === 'text' ? s.entry.observation.payload.heading_path.join(' ') : '').map((t) => Number(t.word)).filter((n) => n >= 1900 && n <= 2099)]);
         if (profile.years.some((y) => contextYears.has(y))) {
           score += 0.15;
-          const near = nearestYear(s.text, m.start, m.end);
+          const near = attachedYear(s.text, mentions, i) ?? nearestYear(s.text, m.start, m.end);
           if (near !== undefined && profile.years.includes(near)) score += 0.1;
           else if (near !== undefined) score -= 0.1;
         } else if (contextYears.size > 0) score -= 0.3;
@@ -171,8 +194,59 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
       score,
       support: [clip(s.entry, s.span, focus)],
       notes: [`sentence in ${s.entry.observation.node_id}: number ${m.raw}`, ...value.notes],
+      ...(m.percent ? { statedPercent: true } : {}),
     };
   });
+}
+
+/**
+ * Changes over time stated in running text: "costs totaled $396 million in 2018, $411 million in 2017 and $385
+ * million in 2016" answers the growth rate of 2018 (−3.65%), the change from 2016 to 2018, or their sum / average.
+ * The years are those asked, or the year asked and the one before it for a growth rate or change; each year's value
+ * is the number stated for it in one of the best sentences ({@link attachedYear}). Cited by that sentence.
+ */
+export function textComputeCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  const op = profile.operations.find((o) => o === 'percent_change' || o === 'difference' || o === 'sum' || o === 'average');
+  if (!op) return [];
+  const years = comparedYears(profile, op);
+  if (years.length < 2) return [];
+  const out: Candidate[] = [];
+  for (const s of scoreSentences(evidence).slice(0, 10)) {
+    // The sentence must be about what the question asks (as computed table rows must).
+    if (s.score < 0.3) continue;
+    const mentions = findNumbers(s.text);
+    const byYear = new Map<number, NumberMention>();
+    for (const [i, m] of mentions.entries()) {
+      if (isYearLike(m) || m.percent) continue;
+      const year = attachedYear(s.text, mentions, i);
+      if (year !== undefined && years.includes(year) && !byYear.has(year)) byYear.set(year, m);
+    }
+    if (!years.every((y) => byYear.has(y))) continue;
+    const values = years.map((y) => byYear.get(y)!.value);
+    const first = values[0]!;
+    const last = values[values.length - 1]!;
+    let value: number;
+    if (op === 'percent_change') {
+      if (first === 0) continue;
+      value = ((last - first) / Math.abs(first)) * 100;
+    } else if (op === 'difference') value = last - first;
+    else if (op === 'sum') value = values.reduce((a, b) => a + b, 0);
+    else value = values.reduce((a, b) => a + b, 0) / values.length;
+    value = Math.round(value * 1e4) / 1e4;
+    const firstMention = byYear.get(years[0]!)!;
+    const lastMention = byYear.get(years[years.length - 1]!)!;
+    const focus = { start: s.span.start + Math.min(firstMention.start, lastMention.start), end: s.span.start + Math.max(firstMention.end, lastMention.end) };
+    out.push({
+      answer: value,
+      format: Number.isInteger(value) && profile.format !== 'Float' ? 'Int' : 'Float',
+      score: s.score + 0.3,
+      support: [clip(s.entry, s.span, focus)],
+      computed: true,
+      notes: [`${op} over ${years.join(', ')} from ${s.entry.observation.node_id}: ${values.join(', ')} → ${value}${op === 'percent_change' ? '%' : ''}`],
+    });
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, 2);
 }
 
 /** Years named in the best sentences (for "in what year…" questions). */
@@ -243,6 +317,11 @@ export function yesNoCandidates(evidence: EvidenceSet): Candidate[] {
 
 const BULLET = /^\s*(?:[-•*–·▪◦]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s+/;
 
+/** An enumeration marker alone (`1.`, `(a)`, `iv)`). */
+const MARKER_ONLY = /^\(?(?:[0-9]{1,3}|[a-z]|[ivxlc]{1,5})[.)]?\)?$/i;
+/** Median words of list items above which a list is numbered paragraphs rather than an answer list. */
+const MAX_LIST_ITEM_WORDS = 15;
+
 const ENUMERATION_LEAD = /^.*?\b(?:include|includes|included|including|consist of|consists of|comprise|comprises|comprised of|namely|such as|are|were)\b\s*/i;
 
 /**
@@ -271,11 +350,16 @@ export function listCandidates(evidence: EvidenceSet): Candidate[] {
     const headings = entry.observation.payload.kind === 'text' ? entry.observation.payload.heading_path.join(' ') : '';
     const cov = evidence.coverage(`${headings}\n${text}`);
     if (cov.primary <= 0) continue;
-    const items = lines.map((span) => text.slice(span.start, span.end).replace(BULLET, '').trim()).filter(Boolean);
+    // Bare markers ("1.", "(a)") are not items.
+    const items = lines.map((span) => text.slice(span.start, span.end).replace(BULLET, '').trim()).filter((item) => item !== '' && !MARKER_ONLY.test(item));
+    if (items.length < 2) continue;
+    // Items of an answer list are short; numbered paragraphs are not a list answer.
+    const words = items.map((item) => item.split(/\s+/).length).sort((a, b) => a - b);
+    const long = words[Math.floor(words.length / 2)]! > MAX_LIST_ITEM_WORDS;
     out.push({
       answer: items,
       format: 'List',
-      score: cov.score + 0.05,
+      score: cov.score + 0.05 - (long ? 0.3 : 0),
       support: [supportFor(entry.observation, lines[0]!.start, lines[lines.length - 1]!.end, entry.text)],
       notes: [`${items.length} list items in ${entry.observation.node_id}`],
     });
@@ -288,15 +372,21 @@ export function listCandidates(evidence: EvidenceSet): Candidate[] {
   return out.sort((a, b) => b.score - a.score).slice(0, 3);
 }
 
+/** Most words of a descriptive answer clause. */
+const MAX_CLAUSE_WORDS = 30;
+
 const COPULA = /\b(?:is|was|are|were|named|called|titled|entitled|by|of|to|from|at|in)\b\s+|:\s*|[–—-]\s+/gi;
 
 /**
  * Short strings (names, titles, places): the words after the last question term and a linking word in the best
  * sentence (`… was founded by <answer>`), else the capitalised phrase nearest the question terms, else the sentence.
+ * For descriptive questions ("what does the company make?") the answer runs to the end of that clause (at most 30
+ * words) instead of stopping at the first preposition.
  */
 export function entityCandidates(evidence: EvidenceSet): Candidate[] {
   const out: Candidate[] = [];
   const questionStems = new Set(wordTokens(evidence.profile.question).map((t) => t.stem));
+  const descriptive = evidence.profile.kind === 'text';
   for (const s of scoreSentences(evidence).slice(0, 5)) {
     const lastTerm = s.termPositions.length > 0 ? Math.max(...s.termPositions) : -1;
     let extracted: { start: number; end: number } | undefined;
@@ -307,14 +397,28 @@ export function entityCandidates(evidence: EvidenceSet): Candidate[] {
       if (link) {
         const from = lastTerm + link.index + link[0].length;
         const rest = s.text.slice(from);
-        const stop = rest.search(/[;.(]\s|[,;.]$|,\s(?![A-Z])|\s(?:which|who|that|and|in|on|for|with|as|since|because)\s/);
-        const phrase = (stop > 0 ? rest.slice(0, stop) : rest).trim();
+        // Names end at the first preposition or clause; a descriptive answer ("what does X do") is the rest of the clause.
+        const stop = rest.search(descriptive ? /[;(]\s|[.;]\s|[,;.]$|\s(?:which|while|whereas|because|although)\s/ : /[;.(]\s|[,;.]$|,\s(?![A-Z])|\s(?:which|who|that|and|in|on|for|with|as|since|because)\s/);
+        const phrase = (stop > 0 ? rest.slice(0, stop) : rest).trim().replace(/[,;:.]+$/, '');
         const words = phrase.split(/\s+/);
         const fresh = wordTokens(phrase).some((t) => !questionStems.has(t.stem));
-        if (phrase && words.length <= 12 && fresh) {
+        if (phrase && words.length <= (descriptive ? MAX_CLAUSE_WORDS : 12) && fresh) {
           const at = s.text.indexOf(phrase, from);
           extracted = { start: at, end: at + phrase.length };
         }
+      }
+    }
+    if (!extracted && descriptive && lastTerm >= 0) {
+      // "What industry does it operate in?" → the phrase holding the focus word, to the end of its clause:
+      // "… operates in [the packaging industry, making containers for food]."
+      let lead = 0;
+      for (const m of s.text.slice(0, lastTerm).matchAll(/\s(?:in|into|of|as|is|are|was|were|on|at)\s|,\s/gi)) lead = m.index + m[0].length;
+      const rest = s.text.slice(lastTerm);
+      const stop = rest.search(/[;(]\s|[.;]\s|[,;.]$|\s(?:which|while|whereas|because|although)\s/);
+      const phrase = s.text.slice(lead, stop > 0 ? lastTerm + stop : s.text.length).trim().replace(/[,;:.]+$/, '');
+      if (phrase.split(/\s+/).length <= MAX_CLAUSE_WORDS && wordTokens(phrase).some((t) => !questionStems.has(t.stem))) {
+        const at = s.text.indexOf(phrase, lead);
+        extracted = { start: at, end: at + phrase.length };
       }
     }
     if (!extracted) {
@@ -354,14 +458,16 @@ function countable(observation: Observation, target: string): boolean {
 }
 
 /**
- * "How many figures/tables/charts…": counts the observed nodes of that kind, restricted to those matching the
- * question's other terms when some do. Each counted node is a support (its caption or description).
+ * "How many figures/tables/charts…": counts the observed nodes of that kind — on the pages the question names, when
+ * it names any — restricted to those matching the question's other terms when some do. Each counted node is a support (its caption or description).
  */
 export function countObservedCandidates(evidence: EvidenceSet): Candidate[] {
   const { profile } = evidence;
   const target = profile.countTarget;
   if (!target) return [];
-  const pool = evidence.entries.filter((e) => countable(e.observation, target));
+  // Only on the pages the question names, when it names any.
+  const pages = new Set(profile.pages);
+  const pool = evidence.entries.filter((e) => countable(e.observation, target) && (pages.size === 0 || pages.has(e.observation.page)));
   if (pool.length === 0) return [];
   const qualifiers = evidence.terms.filter((t) => !COUNT_WORDS.has(t.stem) && t.weight >= 1);
   let counted = pool;

@@ -1,4 +1,4 @@
-import { conceptMatch, conceptQueryTerms, conceptVariants, conceptsIn, DEFAULT_CONCEPTS, normalizeLabel } from './concept-vocabulary';
+import { conceptMatch, conceptQueryTerms, conceptVariants, conceptsIn, DEFAULT_CONCEPTS, normalizeLabel } from './concept-vocabulary.js';
 
 const names = (text: string): string[] => conceptsIn(text).map((c) => c.name);
 
