@@ -77,6 +77,13 @@ describe('DocTreeAgent (offline, over a built fixture index)', () => {
     expect(run.answer.support.map((s) => s.node_id)).toEqual(['tab_1', 'tab_1']);
   });
 
+  it('answers a one-year growth rate from that year and the year before, and the judger accepts it', async () => {
+    const run = await new DocTreeAgent({ index: fixture.index }).ask('What was the growth rate of net cash provided by operating activities in 2022?');
+    expect(run.answer.answer).toBeCloseTo(11.0241, 3);
+    expect(run.verdict?.pass).toBe(true);
+    expect(run.answer.support.map((s) => s.node_id)).toEqual(['tab_1', 'tab_1']);
+  });
+
   it('counts figures and tables only where the question says: a section by number or title, or pages', async () => {
     const agent = new DocTreeAgent({ index: fixture.index });
     const inSection = await agent.ask('How many figures are in section 3?');

@@ -118,11 +118,10 @@ export function ownClause(sentence: string, mentions: readonly NumberMention[], 
 export function attachedYear(sentence: string, mentions: readonly NumberMention[], i: number): number | undefined {
   const m = mentions[i]!;
   const isYear = (n: NumberMention): boolean => isYearLike(n);
-  let next = i + 1;
-  while (next < mentions.length && isYear(mentions[next]!) && mentions[next]!.start - m.end < 40) {
-    const between = sentence.slice(m.end, mentions[next]!.start);
-    if (/^\s*(?:(?:thousand|million|billion)s?\s+)?(?:in|for|during|at|as\s+of|by|of|,)?\s*(?:(?:the\s+)?(?:fiscal(?:\s+year)?|fy|year|calendar\s+year)\s*)?'?$/i.test(between)) return mentions[next]!.value;
-    break;
+  const next = mentions[i + 1];
+  if (next !== undefined && isYear(next) && next.start - m.end < 40) {
+    const between = sentence.slice(m.end, next.start);
+    if (/^\s*(?:(?:thousand|million|billion)s?\s+)?(?:in|for|during|at|as\s+of|by|of|,)?\s*(?:(?:the\s+)?(?:fiscal(?:\s+year)?|fy|year|calendar\s+year)\s*)?'?$/i.test(between)) return next.value;
   }
   let prev = i - 1;
   while (prev >= 0 && isYear(mentions[prev]!)) {

@@ -79,9 +79,13 @@ describe('pack.mmr_knapsack', () => {
     const weak = packEvidence(nav, [hitOf(nav, 't_5', 1)], { needs });
     expect(weak.coverage).toBe(0);
     expect(weak.needs_missing).toHaveLength(5);
+    // t_4 says "Capital expenditures": the same line item in other words (the concept vocabulary) covers the keyword.
     const partial = packEvidence(nav, [hitOf(nav, 't_4', 1)], { needs });
-    expect(partial.needs_covered).toEqual(['object:Table 1', 'unit:$']);
-    expect(partial.coverage).toBeCloseTo(2 / 5);
+    expect(partial.needs_covered).toEqual(['object:Table 1', 'unit:$', 'keyword:purchases of property, plant and equipment']);
+    expect(partial.coverage).toBeCloseTo(3 / 5);
+    const otherWords = packEvidence(nav, [hitOf(nav, 't_4', 1)], { needs: { keywords: ['capex'] } });
+    expect(otherWords.needs_covered).toEqual(['keyword:capex']);
+    expect(packEvidence(nav, [hitOf(nav, 't_5', 1)], { needs: { keywords: ['capex'] } }).needs_missing).toEqual(['keyword:capex']);
     expect(packEvidence(nav, [], {}).coverage).toBe(0);
   });
 

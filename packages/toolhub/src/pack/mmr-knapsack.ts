@@ -6,6 +6,7 @@ import type { HubToolCard } from '../context/tool-context.js';
 import { FIGURE_ROLES, type DocNavigator } from '../navigation/doc-navigator.js';
 import { gistWithoutTitle, hitScore, hitVia } from '../hits/node-hit.js';
 import { tableGridToMarkdown } from '../table/table-reader.js';
+import { conceptMatch, conceptsIn } from '../vocabulary/concept-vocabulary.js';
 
 /** What the plan needs the evidence to show; each entry becomes one need (`object:Table 2`, `year:2023`…). */
 export interface PackNeeds {
@@ -225,6 +226,12 @@ export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[
       const wanted = [...new Set(analyzeText(value))];
       const needed = wanted.length >= 4 ? Math.ceil((wanted.length * 2) / 3) : wanted.length;
       ok = wanted.length === 0 || prepared.some((p) => wanted.filter((t) => p.terms.has(t)).length >= needed);
+      // A keyword naming a reporting concept is covered by evidence naming it in other words ("capex" by "Purchases
+      // of property, plant and equipment"; the shared concept vocabulary).
+      if (!ok) {
+        const concepts = conceptsIn(value);
+        ok = concepts.length > 0 && prepared.some((p) => conceptMatch(p.item.text, concepts).score > 0);
+      }
     } else if (kind === 'page') {
       ok = prepared.some((p) => p.item.page === Number(value));
     }
