@@ -40,6 +40,27 @@ describe('LlmReader', () => {
     expect(user).toContain('scale: millions');
   });
 
+  it('shows the model the values the plan computed, fenced, with the cells they came from', async () => {
+    const client = new FakeChatClient([reply({ answer: 204, answer_format: 'Int', support_node_ids: ['tab_1'], quote: 'Purchases of property, plant and equipment (PP&E) (1,577) (1,373)' })]);
+    const computed = [
+      {
+        operation: 'difference',
+        value: 204,
+        text: '204',
+        percent: false,
+        operands: [
+          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: '2017', raw: '(1,373)', value: 1373 },
+          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: '2018', raw: '(1,577)', value: 1577 },
+        ],
+      },
+    ];
+    const result = await new LlmReader({ client }).read({ question: 'How much did capital expenditure increase from 2017 to 2018?', observations, computed });
+    expect(result.answer).toBe(204);
+    const user = client.requests[0]!.messages[1]!.content;
+    expect(user).toContain('<<<COMPUTED');
+    expect(user).toContain('difference = 204 (from node tab_1: "Purchases of property, plant and equipment (PP&E)" / "2017" = (1,373)');
+  });
+
   it('falls back to the extractive reader on malformed JSON and says so', async () => {
     const reader = new LlmReader({ client: new FakeChatClient(['{"answer": 1577, "answer_format": "Int", ']) });
     const result = await reader.read({ question: CAPEX, observations });

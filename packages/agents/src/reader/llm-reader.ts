@@ -94,7 +94,7 @@ export class LlmReader extends BaseReader {
   }
 
   protected async _read(request: ReadRequest): Promise<ReadResult> {
-    const prompt = renderReaderPrompt(request.question, request.observations, request.decision, this.options);
+    const prompt = renderReaderPrompt(request.question, request.observations, request.decision, this.options, request.computed ?? []);
     const notes = [`prompt: ${prompt.included.length} evidence item(s), ~${prompt.tokens} tokens${prompt.dropped.length ? `, ${prompt.dropped.length} left out by the budget` : ''}`];
     let text: string;
     let usage: ReadResult['usage'];

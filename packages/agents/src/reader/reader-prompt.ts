@@ -1,5 +1,5 @@
 import { estimateTokens } from '@doctree/index';
-import type { ChatMessage, Observation, RouterDecision } from '@doctree/schema';
+import type { ChatMessage, ComputedValue, Observation, RouterDecision } from '@doctree/schema';
 import { fenceData } from '../llm/prompt-fence.js';
 
 /** System prompt of the LLM reader (role conditioning, seed 000 §4). */
@@ -65,12 +65,24 @@ function signalsText(decision: RouterDecision | undefined): string {
   return parts.length ? `Hints from the question analysis: ${parts.join('; ')}.` : '';
 }
 
+/** The plan's computed values as lines for the prompt (row labels and cells are document text: fenced by the caller). */
+function computedText(computed: readonly ComputedValue[]): string {
+  return computed.map((c) => `${c.operation} = ${c.text} (from ${c.operands.map((o) => `node ${o.node_id}: "${o.row}" / "${o.column}" = ${o.raw}`).join('; ')})`).join('\n');
+}
+
 /**
- * Builds the reader's messages: the system prompt, then the question (fenced), the router's hints and the
- * observations as fenced evidence items, best first, cut to `maxTokensPerItem` each and stopped when
- * `maxEvidenceTokens` is spent. Only the observations given ever reach the prompt — never the whole document.
+ * Builds the reader's messages: the system prompt, then the question (fenced), the router's hints, the values the
+ * plan's tools computed (fenced: their row labels are document text) and the observations as fenced evidence items,
+ * best first, cut to `maxTokensPerItem` each and stopped when `maxEvidenceTokens` is spent. Only the observations
+ * given ever reach the prompt — never the whole document.
  */
-export function renderReaderPrompt(question: string, observations: readonly Observation[], decision?: RouterDecision, options: ReaderPromptOptions = {}): ReaderPrompt {
+export function renderReaderPrompt(
+  question: string,
+  observations: readonly Observation[],
+  decision?: RouterDecision,
+  options: ReaderPromptOptions = {},
+  computed: readonly ComputedValue[] = [],
+): ReaderPrompt {
   const opts = { ...READER_PROMPT_DEFAULTS, ...options };
   const included: string[] = [];
   const dropped: string[] = [];
@@ -98,6 +110,7 @@ export function renderReaderPrompt(question: string, observations: readonly Obse
     'Question:',
     fenceData(question, { tag: 'QUESTION' }),
     signalsText(decision),
+    ...(computed.length > 0 ? ["Values the plan's tools computed from table cells (check them against the evidence):", fenceData(computedText(computed), { tag: 'COMPUTED' })] : []),
     items.length ? `Evidence (${items.length} item${items.length === 1 ? '' : 's'}):` : 'Evidence: none was found.',
     ...items,
   ]
