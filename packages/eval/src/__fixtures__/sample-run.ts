@@ -40,7 +40,7 @@ export async function sampleRun(outDir: string): Promise<EvaluationResult> {
   });
   const rag = new ScriptedQaSystem({
     id: 'rag',
-    description: { label: 'RAG' },
+    description: { label: 'RAG hybrid (dense + BM25 chunks, reciprocal rank fusion)' },
     answers: {
       'nw-001': { answer: '8', ranked: [1, 2, 4, 5, 3] },
       'nw-002': { answer: '<script>alert("x")</script>', ranked: [7] },

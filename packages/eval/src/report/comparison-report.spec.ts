@@ -56,10 +56,10 @@ describe('comparison report', () => {
     expect(merged!.file.systems.map((m) => [m.system, m.label, m.ablation_of])).toEqual([
       ['hashing/doctree', 'hashing · DocTree', undefined],
       ['hashing/doctree-no-replan', 'hashing · DocTree − REPLAN', 'hashing/doctree'],
-      ['hashing/rag', 'hashing · RAG', undefined],
+      ['hashing/rag', 'hashing · RAG hybrid (dense + BM25 chunks, reciprocal rank fusion)', undefined],
       ['sif/doctree', 'sif · DocTree', undefined],
       ['sif/doctree-no-replan', 'sif · DocTree − REPLAN', 'sif/doctree'],
-      ['sif/rag', 'sif · RAG', undefined],
+      ['sif/rag', 'sif · RAG hybrid (dense + BM25 chunks, reciprocal rank fusion)', undefined],
     ]);
     const single = mergeComparisonRuns({ ...report, runs: report.runs.slice(0, 1) });
     expect(single[0]!.file.systems.map((m) => m.system)).toEqual(['doctree', 'doctree-no-replan', 'rag']);

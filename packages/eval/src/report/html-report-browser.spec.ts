@@ -81,6 +81,20 @@ describe('HTML report in a browser', () => {
       const zero = heights.find((h) => h.value === 0)!;
       expect(full.height).toBeGreaterThan(zero.height * 50);
 
+      // Legends show every system's full label inside their chart (long labels widen the chart, never clip).
+      for (const chart of ['recall-at-k', 'accuracy-by-source']) {
+        const clipped = await page.locator(`svg[data-chart="${chart}"]`).evaluate((svg) => {
+          const width = (svg as SVGSVGElement).viewBox.baseVal.width;
+          return [...svg.querySelectorAll('g[data-legend] text')]
+            .filter((text) => {
+              const box = (text as SVGGraphicsElement).getBBox();
+              return box.x + box.width > width;
+            })
+            .map((text) => text.textContent);
+        });
+        expect({ chart, clipped }).toEqual({ chart, clipped: [] });
+      }
+
       // Tables: per-question rows, and the injected markup shown as text, not run.
       expect(await page.locator('table[data-table="questions"] tbody tr').count()).toBe(4);
       expect(await page.locator('table[data-table="retrieval"] tbody tr').count()).toBe(systems.length);

@@ -28,7 +28,7 @@ describe('Markdown report', () => {
     expect(md).toContain('| System | Questions with gold pages | Recall@1 | Recall@3 | Recall@5 | Recall@10 | Hit@1 | Hit@3 | Hit@5 | Hit@10 | MRR |');
     // doctree: recall@1 = (1 + 0.5 + 0) / 3; MRR = (1 + 1 + 1/2) / 3
     expect(md).toContain('| DocTree | 3 | 50.0% | 100.0% | 100.0% | 100.0% | 66.7% | 100.0% | 100.0% | 100.0% | 0.833 |');
-    expect(md).toMatch(/## Accuracy by evidence source\n\n\| Evidence source \| Questions \| DocTree \| DocTree − REPLAN \| RAG \|/);
+    expect(md).toMatch(/## Accuracy by evidence source\n\n\| Evidence source \| Questions \| DocTree \| DocTree − REPLAN \| RAG hybrid \(dense \+ BM25 chunks, reciprocal rank fusion\) \|/);
     expect(md).toMatch(/\| financial-statement \| 1 \| 100\.0% \| 100\.0% \| 100\.0% \|/);
     expect(md).toMatch(/## Accuracy by answer format/);
     expect(md).toMatch(/## Latency and cost\n/);

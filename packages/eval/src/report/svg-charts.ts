@@ -5,6 +5,11 @@ import { groupKeys, seriesColor, systemLabel } from './report-format.js';
 
 const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
 
+/** Width the legend needs for its longest label (12 px font, ~6.6 px per character), at least 180. */
+function legendWidthFor(labels: readonly string[]): number {
+  return Math.max(180, 24 + Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 6.6));
+}
+
 function legend(labels: readonly string[], x: number, y: number): string {
   return labels
     .map((label, i) => {
@@ -29,12 +34,12 @@ function yAxis(left: number, top: number, plotWidth: number, plotHeight: number)
  * `<g data-series="<id>">` holding a polyline and one `<circle data-point>` per k.
  */
 export function recallChartSvg(file: MetricsFile): string {
-  const width = 680;
   const height = 320;
   const left = 48;
   const top = 16;
-  const legendWidth = 180;
-  const plotWidth = width - left - legendWidth - 24;
+  const legendWidth = legendWidthFor(file.systems.map(systemLabel));
+  const plotWidth = 428;
+  const width = left + plotWidth + legendWidth + 24;
   const plotHeight = height - top - 48;
   const xs = file.ks.map((_, i) => left + (file.ks.length === 1 ? plotWidth / 2 : (plotWidth * i) / (file.ks.length - 1)));
   const yOf = (v: number): number => top + plotHeight * (1 - Math.min(1, Math.max(0, v)));
@@ -68,7 +73,7 @@ export function accuracyBySourceSvg(file: MetricsFile): string {
   const groups = groupKeys(file, 'by_source');
   const systems = file.systems;
   const top = 16;
-  const legendWidth = 180;
+  const legendWidth = legendWidthFor(systems.map(systemLabel));
   const barWidth = 16;
   const groupGap = 22;
   const groupWidth = Math.max(Math.max(1, systems.length) * barWidth + groupGap, 56);
