@@ -84,10 +84,10 @@ describe('HTML report in a browser', () => {
       // Legends show every system's full label inside their chart (long labels widen the chart, never clip).
       for (const chart of ['recall-at-k', 'accuracy-by-source']) {
         const clipped = await page.locator(`svg[data-chart="${chart}"]`).evaluate((svg) => {
-          const width = (svg as SVGSVGElement).viewBox.baseVal.width;
+          const width = (svg as unknown as { viewBox: { baseVal: { width: number } } }).viewBox.baseVal.width;
           return [...svg.querySelectorAll('g[data-legend] text')]
             .filter((text) => {
-              const box = (text as SVGGraphicsElement).getBBox();
+              const box = (text as unknown as { getBBox(): { x: number; width: number } }).getBBox();
               return box.x + box.width > width;
             })
             .map((text) => text.textContent);
