@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, mkdir, writeFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DocTreeError,
@@ -12,6 +12,7 @@ import {
   type IndexManifest,
 } from '@doctree/schema';
 import { swapDirectory, temporaryPathFor } from '../io/atomic-write.js';
+import { artifactsMatch, readValidJsonIfPresent } from '../io/build-manifest.js';
 import { buildIndexRecords, type IndexRecordOptions, type IndexRecords } from '../records/record-builder.js';
 import type { DocSummarizer } from '../summaries/base-summarizer.js';
 import { ExtractiveSummarizer } from '../summaries/extractive-doc-summarizer.js';
@@ -97,7 +98,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
   const indexDir = join(docDir, INDEX_DIR);
   if (!options.force) {
     const existing = await readManifestIfValid(indexDir);
-    if (existing && existing.doctree_sha256 === treeHash && existing.config_hash === configHash && (await artifactsPresent(indexDir, existing))) {
+    if (existing && existing.doctree_sha256 === treeHash && existing.config_hash === configHash && (await artifactsMatch(indexDir, existing.artifacts))) {
       return { indexDir, manifest: existing, rebuilt: false };
     }
   }
@@ -223,21 +224,5 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
 
 /** Reads `manifest.json` when present and valid; undefined otherwise (a rebuild follows). */
 export async function readManifestIfValid(indexDir: string): Promise<IndexManifest | undefined> {
-  try {
-    const parsed = IndexManifestSchema.safeParse(JSON.parse(await readFile(join(indexDir, INDEX_FILES.manifest), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function artifactsPresent(indexDir: string, manifest: IndexManifest): Promise<boolean> {
-  for (const artifact of manifest.artifacts) {
-    try {
-      if ((await stat(join(indexDir, artifact.name))).size !== artifact.bytes) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
+  return readValidJsonIfPresent(join(indexDir, INDEX_FILES.manifest), IndexManifestSchema);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, createVectorIndex, decodeVectorFile, readVectorIndexMeta, swapDirectory, temporaryPathFor, vectorSidecarPath } from '@doctree/index';
+import { artifactsMatch, canonicalJson, createVectorIndex, decodeVectorFile, readVectorIndexMeta, readValidJsonIfPresent, swapDirectory, temporaryPathFor, vectorSidecarPath } from '@doctree/index';
 import { DocTreeError, DocTreeSchema, parseWith, RAG_FORMAT_VERSION, RagManifestSchema } from '@doctree/schema';
 import type { Embedder, IndexArtifact, RagChunk, RagManifest } from '@doctree/schema';
 import { chunkDocTree, chunkingRecord, CHUNK_DOC_TREE_DEFAULTS, embeddingText, type ChunkDocTreeOptions } from '../chunking/chunk-doc-tree.js';
@@ -99,7 +99,7 @@ export async function buildRagIndex(docDir: string, options: BuildRagIndexOption
   const configHash = ragConfigHash(embedder, o.chunking);
   const ragDir = join(docDir, RAG_DIR);
   const previous = await readRagManifestIfValid(ragDir);
-  if (!o.force && previous && previous.doctree_sha256 === treeHash && previous.config_hash === configHash && (await artifactsIntact(ragDir, previous))) {
+  if (!o.force && previous && previous.doctree_sha256 === treeHash && previous.config_hash === configHash && (await artifactsMatch(ragDir, previous.artifacts))) {
     return { ragDir, manifest: previous, rebuilt: false };
   }
   let treeJson: unknown;
@@ -182,23 +182,7 @@ export async function buildRagIndex(docDir: string, options: BuildRagIndexOption
 
 /** Reads `rag/manifest.json` when present and valid; undefined otherwise (a full rebuild follows). */
 export async function readRagManifestIfValid(ragDir: string): Promise<RagManifest | undefined> {
-  try {
-    const parsed = RagManifestSchema.safeParse(JSON.parse(await readFile(join(ragDir, RAG_FILES.manifest), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function artifactsIntact(ragDir: string, manifest: RagManifest): Promise<boolean> {
-  for (const artifact of manifest.artifacts) {
-    try {
-      if ((await stat(join(ragDir, artifact.name))).size !== artifact.bytes) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
+  return readValidJsonIfPresent(join(ragDir, RAG_FILES.manifest), RagManifestSchema);
 }
 
 /** Vectors of the previous build by chunk hash; empty when anything is missing or damaged (everything is re-embedded). */
