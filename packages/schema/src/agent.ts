@@ -341,6 +341,8 @@ export type AnswerValue = z.infer<typeof AnswerValueSchema>;
 export const AnswerSchema = z.object({
   answer: AnswerValueSchema,
   answer_format: AnswerFormatSchema,
+  /** The answer as a person reads it, with its unit and scale (e.g. `$37.5 million`), when the reader knows them. */
+  display: z.string().min(1).optional(),
   confidence: z.number().min(0).max(1),
   support: z.array(SupportSchema),
   /** 1-based pages of the support, sorted, unique. */

@@ -29,6 +29,15 @@ describe('doctree ask and doctree trace', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('shows a number with the unit and scale the document states it in', async () => {
+    const io = captureIo(dir);
+    expect(await run(['ask', 'northwind.pdf', 'What were capital expenditures in 2023?'], io)).toBe(0);
+    expect(io.out).toMatch(/^Answer: 37\.5 {2}\(Float\) — \$37\.5 million\n/);
+    const json = captureIo(dir);
+    expect(await run(['ask', 'northwind.pdf', 'What were capital expenditures in 2023?', '--json'], json)).toBe(0);
+    expect(AnswerSchema.parse(JSON.parse(json.out))).toMatchObject({ answer: 37.5, display: '$37.5 million' });
+  });
+
   it('answers offline with confidence, supporting pages and snippets, and the path taken; writes a trace that replays', async () => {
     const io = captureIo(dir);
     expect(await run(['ask', 'northwind.pdf', QUESTION, '--trace', 'out/trace.json'], io)).toBe(0);

@@ -63,7 +63,8 @@ function pathLines(events: readonly TraceEvent[]): string[] {
 export function formatAskReport(run: AskedQuestion, options: { dryRun: boolean } = { dryRun: false }): string {
   const { answer } = run;
   const out: string[] = [];
-  out.push(`Answer: ${answerText(answer)}${answer.answer_format === 'None' ? '' : `  (${answer.answer_format})`}`);
+  const stated = answer.display !== undefined && answer.display !== answerText(answer) ? ` — ${answer.display}` : '';
+  out.push(`Answer: ${answerText(answer)}${answer.answer_format === 'None' ? '' : `  (${answer.answer_format})`}${stated}`);
   out.push(`Confidence: ${answer.confidence.toFixed(2)}`);
   if (answer.support.length === 0) out.push('Supporting pages: none');
   else {

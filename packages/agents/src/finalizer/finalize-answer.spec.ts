@@ -28,7 +28,8 @@ describe('finalizeAnswer', () => {
     const verdict = await new RuleJudger().judge({ question, observations, result: read });
     const answer = finalizeAnswer({ read, verdict, trace: { ...trace, question } });
     expect(AnswerSchema.parse(answer)).toEqual(answer);
-    expect(answer).toMatchObject({ answer: 1577, answer_format: 'Int', pages: [3] });
+    expect(answer).toMatchObject({ answer: 1577, answer_format: 'Int', pages: [3], display: read.display });
+    expect(answer.display).toMatch(/1,577 million/);
     expect(answer.confidence).toBeCloseTo(0.6 * read.confidence + 0.4 * verdict.score, 6);
     expect(answer.trace).toEqual({ ...trace, question });
     expect(answer.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,577)');

@@ -72,7 +72,8 @@ export function finalizeAnswer(input: FinalizeInput, options: FinalizeAnswerOpti
     support.sort((a, b) => a.page - b.page || a.char_start - b.char_start || a.node_id.localeCompare(b.node_id));
   }
   const pages = [...new Set(support.map((s) => s.page))].sort((a, b) => a - b);
-  const parsed = AnswerSchema.safeParse({ answer, answer_format: format, confidence, support, pages, trace });
+  const display = format !== 'None' && read.display ? { display: read.display } : {};
+  const parsed = AnswerSchema.safeParse({ answer, answer_format: format, ...display, confidence, support, pages, trace });
   if (!parsed.success) throw new DocTreeError('SCHEMA_INVALID', `the final answer is not a valid Answer: ${formatIssues(parsed.error)}`);
   return parsed.data;
 }

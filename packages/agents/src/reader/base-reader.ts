@@ -149,6 +149,7 @@ export abstract class BaseReader implements AnswerReader {
       confidence *= 0.5;
       notes.push('no support span remains; confidence halved');
     }
-    return { answer, answer_format: format, confidence, support, ...(raw.usage ? { usage: raw.usage } : {}), notes };
+    const display = typeof raw.display === 'string' && raw.display.trim() !== '' ? raw.display.trim() : undefined;
+    return { answer, answer_format: format, ...(display ? { display } : {}), confidence, support, ...(raw.usage ? { usage: raw.usage } : {}), notes };
   }
 }

@@ -25,6 +25,8 @@ export interface Candidate {
   score: number;
   support: Support[];
   notes: string[];
+  /** The value with its unit and scale as a person reads it (`$37.5 million`), for numbers. */
+  display?: string;
   /** Computed from several values (a change, ratio, sum…) rather than read from one place. */
   computed?: boolean;
   /** A single value read as written and stated as a percentage (a stated rate can answer a growth-rate question). */

@@ -45,6 +45,7 @@ describe('ExtractiveReader', () => {
     });
     expect(result.answer).toBe(1577);
     expect(result.answer_format).toBe('Int');
+    expect(result.display).toMatch(/^\$?1,577 million/);
     expect(result.confidence).toBeGreaterThan(0.6);
     expect(result.support[0]).toMatchObject({ node_id: 'tab_1', page: 3, snippet: 'Purchases of property, plant and equipment (PP&E) | (1,577)' });
     expectExactSupport(result, observations);
@@ -58,6 +59,7 @@ describe('ExtractiveReader', () => {
     const billions = await reader.read({ question: 'What was net cash provided by operating activities in FY2017, in USD billions?', observations });
     expect(billions.answer).toBeCloseTo(6.24, 6);
     expect(billions.answer_format).toBe('Float');
+    expect(billions.display).toMatch(/6\.24 billion/);
     expectExactSupport(billions, observations);
   });
 

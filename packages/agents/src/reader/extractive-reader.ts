@@ -81,7 +81,14 @@ export class ExtractiveReader extends BaseReader {
     if (confidence < this.options.minConfidence) {
       return this.none([...notes, `best candidate ${JSON.stringify(best.answer)} (${best.notes[0] ?? ''}) is too weakly supported`], undefined, confidence);
     }
-    return { answer: best.answer, answer_format: best.format, confidence, support: best.support, notes: [...notes, ...best.notes] };
+    return {
+      answer: best.answer,
+      answer_format: best.format,
+      ...(best.display !== undefined ? { display: best.display } : {}),
+      confidence,
+      support: best.support,
+      notes: [...notes, ...best.notes],
+    };
   }
 
   private candidates(profile: QuestionProfile, evidence: EvidenceSet, computed: NonNullable<ReadRequest['computed']>): Candidate[] {

@@ -79,7 +79,7 @@ export function numericAnswer(
   parsed: ParsedNumber,
   evidenceScale: Scale | undefined,
   context: { label: string; concept?: Concept; unit?: string | null },
-): { answer: number | string; format: AnswerFormat; notes: string[] } {
+): { answer: number | string; format: AnswerFormat; notes: string[]; display?: string } {
   const notes: string[] = [];
   let value = parsed.value;
   const scale = parsed.scale ?? evidenceScale;
@@ -98,11 +98,14 @@ export function numericAnswer(
     ...(profile.scale ?? scale ? { scale: (profile.scale ?? scale)! } : {}),
     ...(parsed.times ? { times: true } : {}),
   };
-  notes.push(`value: ${describeQuantity(value, unit)}`);
-  if (profile.format === 'Str' && profile.formatFromDecision) return { answer: describeQuantity(value, unit), format: 'Str', notes };
+  const described = describeQuantity(value, unit);
+  notes.push(`value: ${described}`);
+  if (profile.format === 'Str' && profile.formatFromDecision) return { answer: described, format: 'Str', notes };
+  // What a person reads: the number with its currency, percent sign, scale or "times" — only when there is one.
+  const display = unit.currency || unit.percent || unit.scale || unit.times ? described : undefined;
   // The router's Float stays Float; otherwise whole numbers are Int.
   const format: AnswerFormat = Number.isInteger(value) && parsed.decimals === 0 && !(profile.format === 'Float' && profile.formatFromDecision) ? 'Int' : 'Float';
-  return { answer: value, format, notes };
+  return { answer: value, format, notes, ...(display !== undefined ? { display } : {}) };
 }
 
 /** Every numeric cell of the observed tables scored against the question (best first). */
@@ -168,6 +171,7 @@ export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candida
         score: m.score,
         support: [tableRowSupport(m.entry, m.label, m.cell)],
         notes: [`table ${m.entry.observation.node_id}: row "${m.label}", column "${column}", cell ${m.cell}`, ...m.notes, ...value.notes],
+        ...(value.display !== undefined ? { display: value.display } : {}),
         ...(m.parsed.percent || unit === '%' ? { statedPercent: true } : {}),
       };
     });

@@ -193,6 +193,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
       score,
       support: [clip(s.entry, s.span, focus)],
       notes: [`sentence in ${s.entry.observation.node_id}: number ${m.raw}`, ...value.notes],
+      ...(profile.kind !== 'count' && value.display !== undefined ? { display: value.display } : {}),
       ...(m.percent ? { statedPercent: true } : {}),
     };
   });

@@ -56,6 +56,8 @@ export interface ReadRequest {
 export interface ReadResult {
   answer: AnswerValue;
   answer_format: AnswerFormat;
+  /** The answer as a person reads it, with its unit and scale (e.g. `$37.5 million`), when known. */
+  display?: string;
   /** In [0, 1]. */
   confidence: number;
   /** Supporting spans; each names an observed node, its 1-based page and a snippet occurring in the observation. */
