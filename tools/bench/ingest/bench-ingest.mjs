@@ -4,8 +4,8 @@
 // Prints pages/s, the wall-time ratio to pdftotext, the CPU-time ratio (robust when other work shares the machine;
 // DocTree's CPU includes its page worker threads), and peak RSS. `--repeat N` keeps the fastest of N runs of each tool.
 // `--workers N|auto` is passed to adaptPdf (auto, the CLI's default, uses one worker thread per core for long PDFs).
-// `--floor` also times pdf.js's own text extraction (getTextContent of every page, nothing else, one thread): the
-// least any pdf.js-based ingest can cost, as a ratio to pdftotext.
+// `--floor` also times pdf.js's own text extraction (getTextContent of every page, nothing else, one thread, with the
+// same engine set-up and pdf.js patches as the ingest run): the least any pdf.js-based ingest can cost, as a ratio to pdftotext.
 // Needs `npm run setup` (built dist) and poppler-utils; CPU time of pdftotext needs /usr/bin/time.
 //
 //   node tools/bench/ingest/bench-ingest.mjs [--data ../shared/data/eval/dev] [--limit N] [--repeat N] [--workers N|auto] [--floor] [--json]
@@ -52,7 +52,7 @@ const file = process.argv[1];
 const bytes = new Uint8Array(readFileSync(file));
 // One-time engine start-up (module load + pdf.js initialisation) is measured apart from the per-document work.
 const s0 = performance.now();
-await m.checkPdfEngine();
+const engine = await m.checkPdfEngine();
 const startupMs = performance.now() - s0;
 const c0 = process.cpuUsage();
 const t0 = performance.now();
@@ -61,14 +61,15 @@ const { list } = m.enhanceContentList(adapted);
 const tree = m.buildDocTree(list);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(c0);
-console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, startupMs, pages: tree.doc.page_count, nodes: tree.nodes.length, tables: tree.nodes.filter((n) => n.role === 'table').length, figures: tree.nodes.filter((n) => n.role === 'image' || n.role === 'chart').length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, startupMs, patches: engine.patches ?? [], pages: tree.doc.page_count, nodes: tree.nodes.length, tables: tree.nodes.filter((n) => n.role === 'table').length, figures: tree.nodes.filter((n) => n.role === 'image' || n.role === 'chart').length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
 `;
 
 // pdf.js text extraction alone (the floor): every page's getTextContent, in a fresh process like the ingest run.
 const floorChild = `
 const { readFileSync } = await import('node:fs');
 const m = await import(${JSON.stringify(dist)});
-m.ensurePdfRuntime();
+// The same engine set-up as the ingest run (Node 20 shim, pdf.js speed patches), untimed.
+await m.checkPdfEngine();
 const { getDocumentProxy } = await import('unpdf');
 const bytes = new Uint8Array(readFileSync(process.argv[1]));
 const c0 = process.cpuUsage();
@@ -141,6 +142,7 @@ for (const name of files) {
     pdfjsTextRatio: f && !f.error ? f.ms / p.ms : undefined,
     pagesPerSec: (r.pages / r.ms) * 1000,
     maxRssMb: r.maxRssMb,
+    patches: r.patches,
     nodes: r.nodes,
     tables: r.tables,
     figures: r.figures,
@@ -177,7 +179,7 @@ if (json) {
 } else {
   const pad = (s, n) => String(s).padEnd(n);
   const fixed = (n, d = 0) => (n === undefined ? '-' : n.toFixed(d));
-  console.log(`workers: ${workers}, cores: ${summary.cores}, best of ${repeat} run(s), load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after`);
+  console.log(`workers: ${workers}, cores: ${summary.cores}, best of ${repeat} run(s), load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after, pdf.js patches: ${ok[0]?.patches?.join(', ') || 'none'}`);
   console.log(`${pad('document', 44)} ${pad('pages', 6)} ${pad('doctree ms', 11)} ${pad('pdftotext ms', 13)} ${pad('ratio', 6)} ${pad('cpu ratio', 10)} ${floor ? `${pad('pdf.js text ratio', 18)} ` : ''}${pad('pages/s', 8)} ${pad('peak RSS MB', 12)} tables figures`);
   for (const r of rows) {
     if (r.error) console.log(`${pad(r.name, 44)} ERROR ${r.error}`);

@@ -46,7 +46,7 @@ export interface AdaptPdfOptions {
   allGraphics?: boolean;
   /**
    * Worker threads reading pages alongside this thread: `'auto'` (default) starts one per further core
-   * (at most four) for documents of 40 pages or more when the compiled worker script is available; a
+   * (at most four) for documents of `WORKER_MIN_PAGES` (200) pages or more when the compiled worker script is available; a
    * number forces that many (0 reads every page in this thread). The result is the same either way.
    */
   workers?: number | 'auto';

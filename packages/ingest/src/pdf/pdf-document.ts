@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 import type { OutlineEntry } from '@doctree/schema';
-import { ensurePdfRuntime } from './pdf-runtime.js';
+import { ensurePatchedPdfjs, ensurePdfRuntime } from './pdf-runtime.js';
 
 /**
  * Opening PDFs through unpdf (pdf.js) with every failure mapped to a {@link DocTreeError}:
@@ -80,6 +80,7 @@ export async function openPdfDocument(bytes: Uint8Array, options: OpenPdfOptions
     });
   }
   ensurePdfRuntime();
+  await ensurePatchedPdfjs();
   let proxy: PdfDocumentProxy;
   try {
     const { getDocumentProxy } = await import('unpdf');

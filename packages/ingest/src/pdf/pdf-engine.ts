@@ -1,4 +1,4 @@
-import { ensurePdfRuntime } from './pdf-runtime.js';
+import { ensurePatchedPdfjs, ensurePdfRuntime } from './pdf-runtime.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 
 /** What `doctree doctor` reports about the PDF engine. */
@@ -10,12 +10,15 @@ export interface PdfEngineStatus {
   pdfjsVersion?: string;
   /** True when the Node 20 `transferToFixedLength` polyfill is active. */
   polyfilled: boolean;
+  /** Speed patches in effect on unpdf's pdf.js (`PDFJS_PATCHES`; empty when its stock bundle is used). */
+  patches: string[];
   error?: string;
 }
 
 /** Loads unpdf and reads a generated one-page PDF end to end; never throws. */
 export async function checkPdfEngine(): Promise<PdfEngineStatus> {
   const polyfilled = ensurePdfRuntime();
+  const { applied: patches } = await ensurePatchedPdfjs();
   try {
     const unpdf = await import('unpdf');
     const bytes = writeSimplePdf([{ runs: [{ text: 'DocTree engine check', x: 72, y: 72, size: 14 }] }]);
@@ -28,10 +31,11 @@ export async function checkPdfEngine(): Promise<PdfEngineStatus> {
       ok,
       engine: 'unpdf',
       polyfilled,
+      patches,
       ...(pdfjs.version ? { pdfjsVersion: pdfjs.version } : {}),
       ...(ok ? {} : { error: 'the check PDF was read but its text did not come back' }),
     };
   } catch (error) {
-    return { ok: false, engine: 'unpdf', polyfilled, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, engine: 'unpdf', polyfilled, patches, error: error instanceof Error ? error.message : String(error) };
   }
 }

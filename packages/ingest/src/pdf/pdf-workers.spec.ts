@@ -4,7 +4,7 @@ import { DocTreeError } from '@doctree/schema';
 import { openPdfDocument } from './pdf-document.js';
 import { readPageResult } from './pdf-page-result.js';
 import type { PdfPageResult } from './pdf-page-result.js';
-import { pageRanges, readPagesInWorkers, workerCount, WORKER_MIN_PAGES } from './pdf-workers.js';
+import { pageRanges, readPagesInWorkers, workerCount, workerExecArgv, WORKER_MIN_PAGES } from './pdf-workers.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 
 /** Six pages, each a heading and a paragraph naming its page. */
@@ -48,6 +48,11 @@ describe('pageRanges and workerCount', () => {
       [0, 1],
       [1, 2],
     ]);
+  });
+
+  it('passes workers the flags of this process except --input-type and inline code', () => {
+    expect(workerExecArgv(['--input-type=module', '--max-old-space-size=200', '-e', 'console.log(1)'])).toEqual(['--max-old-space-size=200']);
+    expect(workerExecArgv(['--conditions=x', '--eval=1', '-p', '2', '--import', 'hook.mjs'])).toEqual(['--conditions=x', '--import', 'hook.mjs']);
   });
 
   it('starts no workers for short documents and honours an explicit count', () => {

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PdfPageResult } from './pdf-page-result.js';
 import type { PdfPageWorkerInput, PdfPageWorkerMessage } from './pdf-page-worker.js';
 import { throwIfCancelled } from './pdf-pages.js';
+import { thisModuleFile } from './pdf-runtime.js';
 
 /**
  * Reading the pages of a PDF in worker threads: pdf.js text extraction is CPU-bound and single-threaded,
@@ -14,8 +14,12 @@ import { throwIfCancelled } from './pdf-pages.js';
  * a worker fails, the pages it did not deliver are read in this thread instead.
  */
 
-/** Documents with fewer pages are read in this thread (starting a worker costs about as much as reading ~15 pages). */
-export const WORKER_MIN_PAGES = 40;
+/**
+ * Documents with fewer pages are read in this thread. A worker opens the PDF again, loads its own pdf.js, warms its own
+ * JIT and reads the operator list of every page whose fonts are new to it: on 2 vCPUs it added 1.5–2.3 s of CPU per
+ * document and made 57–190-page 10-Ks 20–50 % slower in wall time; it paid from ~250 pages (3M 2022 10-K: 4.3 → 3.5 s).
+ */
+export const WORKER_MIN_PAGES = 200;
 /** Most worker threads one document uses. */
 export const MAX_WORKERS = 4;
 
@@ -27,7 +31,7 @@ export interface ReadPagesInWorkersOptions {
   workers: number;
   /** Worker script (`pdf-page-worker.js`). */
   script: string;
-  /** Node flags of the workers (default: this process's). */
+  /** Node flags of the workers (default: this process's, less the ones a worker refuses; see {@link workerExecArgv}). */
   execArgv?: string[];
   /** Reads one page in this thread: used for the pages of a worker that failed (and for this thread's share). */
   fallback: (pageIdx: number) => Promise<PdfPageResult>;
@@ -41,29 +45,13 @@ export interface ReadPagesInWorkersOptions {
   signal?: AbortSignal;
 }
 
-/** The file of the module that calls this (a `file:` URL in ES modules), from the V8 call sites. */
-function callerFile(): string | undefined {
-  const original = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, callSites) => callSites;
-    const sites = new Error().stack as unknown as NodeJS.CallSite[] | undefined;
-    const name = Array.isArray(sites) ? sites[0]?.getFileName() : undefined;
-    return name ?? undefined;
-  } catch {
-    return undefined;
-  } finally {
-    Error.prepareStackTrace = original;
-  }
-}
-
 /**
  * The compiled worker script next to this module (`dist/pdf/pdf-page-worker.js`), or undefined when
  * it is not there (running from TypeScript sources, or a bundle): pages are then read in this thread.
  */
 export function pdfWorkerScript(): string | undefined {
-  const file = callerFile();
-  if (!file) return undefined;
-  const path = file.startsWith('file:') ? fileURLToPath(file) : file;
+  const path = thisModuleFile();
+  if (!path) return undefined;
   if (!path.endsWith('.js')) return undefined;
   const script = join(dirname(path), 'pdf-page-worker.js');
   return existsSync(script) ? script : undefined;
@@ -78,6 +66,28 @@ export function workerCount(pageCount: number, requested: number | 'auto'): numb
   if (pageCount < WORKER_MIN_PAGES) return 0;
   const cores = availableParallelism();
   return Math.max(0, Math.min(cores - 1, MAX_WORKERS, Math.ceil(pageCount / WORKER_MIN_PAGES) - 1));
+}
+
+/** Flags of this process a worker thread refuses or must not repeat: `--input-type` and the code of `-e` / `-p`. */
+const FLAGS_WITH_CODE = new Set(['-e', '--eval', '-p', '--print', '-pe']);
+
+/**
+ * The Node flags a page worker inherits: this process's `execArgv` without `--input-type` (a worker
+ * refuses to start with it) and without `-e` / `--eval` / `-p` / `--print` and their code. Without
+ * this, a process started as `node --input-type=module -e …` could never start a page worker.
+ */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    if (FLAGS_WITH_CODE.has(flag)) {
+      i++;
+      continue;
+    }
+    if (flag.startsWith('--input-type') || flag.startsWith('--eval=') || flag.startsWith('--print=')) continue;
+    kept.push(flag);
+  }
+  return kept;
 }
 
 /** Splits `count` pages into `parts` contiguous ranges `[from, to)` of near-equal size. */
@@ -134,7 +144,7 @@ export async function* readPagesInWorkers(pageCount: number, options: ReadPagesI
     try {
       worker = new Worker(options.script, {
         workerData: { doctreePdfPages: { ...options.input, from, to } satisfies PdfPageWorkerInput },
-        ...(options.execArgv ? { execArgv: options.execArgv } : {}),
+        execArgv: options.execArgv ?? workerExecArgv(),
       });
     } catch (error) {
       failure ??= error instanceof Error ? error.message : String(error);
