@@ -14,7 +14,7 @@ export interface DoctorReport {
   vector_backend_requested: 'auto' | 'faiss' | 'exact';
   vector_backend_reason: string;
   faiss: { available: boolean; version?: string; error?: string };
-  pdf: { ok: boolean; engine: string; pdfjs_version?: string; polyfilled: boolean; error?: string };
+  pdf: { ok: boolean; engine: string; pdfjs_version?: string; polyfilled: boolean; patches: string[]; error?: string };
   llm: {
     configured: boolean;
     provider: 'none' | 'openai';
@@ -56,6 +56,7 @@ export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport
       ok: pdf.ok,
       engine: pdf.engine,
       polyfilled: pdf.polyfilled,
+      patches: pdf.patches,
       ...(pdf.pdfjsVersion ? { pdfjs_version: pdf.pdfjsVersion } : {}),
       ...(pdf.error ? { error: pdf.error } : {}),
     },
@@ -89,7 +90,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   const lines = [
     `DocTree environment`,
     `  ${mark(report.node.supported)} node ${report.node.version} (${report.node.platform})`,
-    `  ${mark(report.pdf.ok)} pdf engine: ${report.pdf.engine}${report.pdf.pdfjs_version ? ` (pdf.js ${report.pdf.pdfjs_version})` : ''}${report.pdf.polyfilled ? ', Node 20 polyfill active' : ''}${report.pdf.error ? ` - ${report.pdf.error}` : ''}`,
+    `  ${mark(report.pdf.ok)} pdf engine: ${report.pdf.engine}${report.pdf.pdfjs_version ? ` (pdf.js ${report.pdf.pdfjs_version})` : ''}${report.pdf.polyfilled ? ', Node 20 polyfill active' : ''}${report.pdf.patches.length > 0 ? `, speed patches: ${report.pdf.patches.join(', ')}` : ''}${report.pdf.error ? ` - ${report.pdf.error}` : ''}`,
     `  ${mark(report.vector_backend_requested !== 'faiss' || report.vector_backend === 'faiss')} vector backend: ${report.vector_backend} - ${report.vector_backend_reason}`,
     `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
     `  ${mark(report.embedder.available)} embedder: ${report.embedder.kind} (${report.embedder.detail})`,

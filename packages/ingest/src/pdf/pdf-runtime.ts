@@ -106,13 +106,18 @@ export interface PdfjsPatchStatus {
 
 let loading: Promise<PdfjsPatchStatus> | undefined;
 
+/** Environment variable that turns the speed patches off (`off`, `0` or `false`): unpdf's stock pdf.js is used. */
+export const PDFJS_PATCHES_ENV = 'DOCTREE_PDFJS_PATCHES';
+
 /**
  * Makes unpdf use its pdf.js bundle with {@link PDFJS_PATCHES} applied (loaded from memory through a `data:` URL; nothing is
  * written to disk). Runs once per thread, before the first document is opened; never throws: when the bundle cannot be
  * found or patched, or the patched module does not load, unpdf's own pdf.js is used (same output, slower).
+ * `DOCTREE_PDFJS_PATCHES=off` in the environment uses the stock pdf.js from the start.
  */
 export function ensurePatchedPdfjs(): Promise<PdfjsPatchStatus> {
   loading ??= (async (): Promise<PdfjsPatchStatus> => {
+    if (/^(off|0|false|no)$/i.test(process.env[PDFJS_PATCHES_ENV] ?? '')) return { applied: [], reason: `turned off by ${PDFJS_PATCHES_ENV}` };
     try {
       const here = thisModuleFile();
       if (!here) return { applied: [], reason: 'the module location is unknown' };
