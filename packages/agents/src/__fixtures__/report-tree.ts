@@ -1,9 +1,10 @@
 import { DocView } from '@doctree/index';
 import { parseHtmlTable } from '@doctree/toolhub';
-import { DocTreeSchema, type DocTree, type DocTreeNode, type Observation } from '@doctree/schema';
+import { buildFixtureTree, type FixtureNode } from '@doctree/index/testing';
+import type { DocTree, Observation } from '@doctree/schema';
 import type { ObservableIndex } from '../observer/observer-types.js';
 
-type NodeInput = Partial<DocTreeNode> & Pick<DocTreeNode, 'node_id' | 'role'> & { page?: number; box?: [number, number, number, number] };
+type NodeInput = Omit<FixtureNode, 'parent'> & { box?: [number, number, number, number] };
 
 /**
  * Cash-flow statement as MinerU writes it: a two-level header (`(Millions)` spanning two rows, `Years ended
@@ -85,55 +86,15 @@ export function reportTree(): DocTree {
     [{ node_id: 't_3', role: 'paragraph', text: 'Capital expenditures are shown as purchases of property, plant and equipment in the statement above.', page: 2 }, 'sec_2'],
     [{ node_id: 't_5', role: 'paragraph', text: LIQUIDITY, page: 2 }, 'sec_2'],
   ];
-  let text = '';
-  const nodes: DocTreeNode[] = specs.map(([input, parent], i) => {
-    const { page: inputPage, box, ...rest } = input;
-    const own = input.text ?? (input.role === 'section' || input.role === 'document' ? (input.title ?? '') : '');
-    if (text && own) text += '\n\n';
-    const start = text.length;
-    text += own;
-    const page = inputPage ?? 0;
-    return {
-      children: [],
-      level: input.level ?? 2,
-      text: own,
-      page_span: [page, page],
-      bboxes: input.role === 'document' ? [] : [{ page_idx: page, bbox: box ?? [72, 100 + i * 12, 540, 110 + i * 12] }],
-      read_order: i,
-      char_span: [start, text.length],
-      refs: [],
-      referenced_by: [],
-      source_block_ids: [],
-      parent_id: parent,
-      ...rest,
-    } as DocTreeNode;
-  });
-  const byId = new Map(nodes.map((n) => [n.node_id, n]));
-  for (const node of nodes) if (node.parent_id) byId.get(node.parent_id)!.children.push(node.node_id);
-  byId.get('img_1')!.referenced_by = ['t_1'];
-  for (const node of [...nodes].reverse()) {
-    for (const id of node.children) {
-      const child = byId.get(id)!;
-      node.char_span = [node.char_span[0], Math.max(node.char_span[1], child.char_span[1])];
-      node.page_span = [Math.min(node.page_span[0], child.page_span[0]), Math.max(node.page_span[1], child.page_span[1])];
-    }
-  }
-  byId.get('sec_0')!.char_span = [0, text.length];
-  return DocTreeSchema.parse({
-    format: 'doctree.mm',
-    version: 1,
-    doc: {
-      doc_id: 'northwind-2018',
-      title: 'Northwind Industries Annual Report 2018',
-      source: { filename: 'northwind-2018.pdf', kind: 'pdf', sha256: 'e'.repeat(64), bytes: 4321 },
-      page_count: 3,
-      pages: [0, 1, 2].map((p) => ({ page_idx: p, width: 612, height: 792, has_text_layer: true })),
-    },
-    text,
-    root_id: 'sec_0',
-    nodes,
-    generator: 'test',
-  });
+  return buildFixtureTree(
+    { doc_id: 'northwind-2018', title: 'Northwind Industries Annual Report 2018', page_count: 3, source_sha256: 'e'.repeat(64), generator: 'test' },
+    specs.map(([{ box, ...node }, parent], i) => ({
+      level: 2,
+      ...node,
+      parent,
+      bboxes: node.role === 'document' ? [] : [{ page_idx: node.page ?? 0, bbox: box ?? [72, 100 + i * 12, 540, 110 + i * 12] }],
+    })),
+  );
 }
 
 /** The report tree as an observable index (no files): tree, view and a document folder that holds no PDF. */

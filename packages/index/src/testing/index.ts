@@ -15,3 +15,5 @@ export type { FakeEmbeddingRequest, FakeEmbeddingsHandler, FakeOpenAIServer, Fak
 export { runSummarizerConformance, SUMMARIZER_CONFORMANCE_DEFAULTS } from './summarizer-conformance.js';
 export type { SummarizerConformanceFactory, SummarizerConformanceOptions } from './summarizer-conformance.js';
 export { sampleDocTree } from './sample-doc-tree.js';
+export { buildFixtureTree, rowsToHtml } from './fixture-tree.js';
+export type { FixtureDocument, FixtureNode } from './fixture-tree.js';

@@ -1,6 +1,6 @@
-import { DocTreeSchema, type DocTree, type DocTreeNode } from '@doctree/schema';
+import type { DocTree } from '@doctree/schema';
 
-type NodeInput = Partial<DocTreeNode> & Pick<DocTreeNode, 'node_id' | 'role'> & { page?: number };
+import { buildFixtureTree, type FixtureNode } from './fixture-tree.js';
 
 /**
  * A small 10-K-like DocTree for index tests and the conformance suites: PART II > Item 7 (MD&A, with a revenue
@@ -9,7 +9,7 @@ type NodeInput = Partial<DocTreeNode> & Pick<DocTreeNode, 'node_id' | 'role'> & 
  */
 export function sampleDocTree(): DocTree {
   const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} discusses liquidity, debt maturities and the revolving credit facility in detail.`).join(' ');
-  const specs: Array<[NodeInput, string | null]> = [
+  const specs: Array<[Omit<FixtureNode, 'parent'>, string | null]> = [
     [{ node_id: 'sec_0', role: 'document', title: 'ACME Corp Form 10-K 2018', level: 0 }, null],
     [{ node_id: 'sec_1', role: 'section', title: 'PART II', level: 1, page: 1 }, 'sec_0'],
     [{ node_id: 'sec_2', role: 'section', title: 'Item 7. Management’s Discussion and Analysis', numbering: 'Item 7', level: 2, page: 1 }, 'sec_1'],
@@ -42,54 +42,8 @@ export function sampleDocTree(): DocTree {
     [{ node_id: 'cap_2', role: 'caption', text: 'Table 2: Consolidated statement of cash flows (in millions of $)', label: 'Table 2', caption_of: 'tab_1', page: 3 }, 'sec_4'],
     [{ node_id: 't_3', role: 'paragraph', text: 'Capital expenditures are shown in Table 2.', page: 3, refs: [{ label: 'Table 2', target: 'tab_1' }] }, 'sec_4'],
   ];
-  let text = '';
-  const nodes: DocTreeNode[] = specs.map(([input, parent], i) => {
-    const own = input.text ?? (input.role === 'section' || input.role === 'document' ? input.title ?? '' : '');
-    if (text && own) text += '\n\n';
-    const start = text.length;
-    text += own;
-    const page = input.page ?? 0;
-    return {
-      children: [],
-      level: input.level ?? 3,
-      text: own,
-      page_span: [page, page],
-      bboxes: input.role === 'document' ? [] : [{ page_idx: page, bbox: [72, 100 + i * 10, 540, 110 + i * 10] }],
-      read_order: i,
-      char_span: [start, text.length],
-      refs: [],
-      referenced_by: [],
-      source_block_ids: [],
-      parent_id: parent,
-      ...input,
-    } as DocTreeNode;
-  });
-  const byId = new Map(nodes.map((n) => [n.node_id, n]));
-  for (const node of nodes) if (node.parent_id) byId.get(node.parent_id)!.children.push(node.node_id);
-  byId.get('tab_1')!.referenced_by = ['t_3'];
-  // sections span their subtree
-  for (const node of [...nodes].reverse()) {
-    for (const id of node.children) {
-      const child = byId.get(id)!;
-      node.char_span = [node.char_span[0], Math.max(node.char_span[1], child.char_span[1])];
-      node.page_span = [Math.min(node.page_span[0], child.page_span[0]), Math.max(node.page_span[1], child.page_span[1])];
-    }
-  }
-  const root = byId.get('sec_0')!;
-  root.char_span = [0, text.length];
-  return DocTreeSchema.parse({
-    format: 'doctree.mm',
-    version: 1,
-    doc: {
-      doc_id: 'acme-10k-2018',
-      title: 'ACME Corp Form 10-K 2018',
-      source: { filename: 'acme-10k-2018.pdf', kind: 'pdf', sha256: 'd'.repeat(64), bytes: 1234 },
-      page_count: 4,
-      pages: [0, 1, 2, 3].map((p) => ({ page_idx: p, width: 612, height: 792, has_text_layer: true })),
-    },
-    text,
-    root_id: 'sec_0',
-    nodes,
-    generator: 'test',
-  });
+  return buildFixtureTree(
+    { doc_id: 'acme-10k-2018', title: 'ACME Corp Form 10-K 2018', page_count: 4, source_sha256: 'd'.repeat(64), generator: 'test' },
+    specs.map(([node, parent]) => ({ level: 3, ...node, parent })),
+  );
 }

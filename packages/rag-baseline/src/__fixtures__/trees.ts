@@ -1,5 +1,5 @@
-import { DocTreeSchema, type DocTree, type DocTreeNode, type NodeRole, type TableData } from '@doctree/schema';
-import type { ConformanceDocument } from '@doctree/index/testing';
+import { DocTreeSchema, type DocTree, type NodeRole, type TableData } from '@doctree/schema';
+import { buildFixtureTree, type ConformanceDocument } from '@doctree/index/testing';
 
 /** One node to place: its role, text and 0-based page; ids and spans are assigned by {@link treeFromSpecs}. */
 export interface NodeSpec {
@@ -23,74 +23,15 @@ export interface NodeSpec {
  * its page, section page spans covering their children.
  */
 export function treeFromSpecs(docId: string, pageCount: number, specs: readonly NodeSpec[]): DocTree {
-  let text = '';
-  const nodes: DocTreeNode[] = [
-    {
-      node_id: 'sec_0',
-      role: 'document',
-      parent_id: null,
-      children: [],
-      level: 0,
-      title: `${docId} report`,
-      text: '',
-      page_span: [0, Math.max(0, pageCount - 1)],
-      bboxes: [],
-      read_order: 0,
-      char_span: [0, 0],
-      refs: [],
-      referenced_by: [],
-      source_block_ids: [],
-    },
-  ];
-  specs.forEach((spec, i) => {
-    const own = spec.text ?? (spec.role === 'section' ? (spec.title ?? '') : '');
-    if (text && own) text += '\n\n';
-    const start = text.length;
-    text += own;
-    nodes.push({
-      node_id: spec.node_id,
-      role: spec.role,
-      parent_id: spec.parent ?? 'sec_0',
-      children: [],
+  return buildFixtureTree({ doc_id: docId, title: `${docId} report`, page_count: pageCount, generator: 'rag-baseline test fixture' }, [
+    { node_id: 'sec_0', role: 'document', parent: null, level: 0, title: `${docId} report`, text: '' },
+    ...specs.map(({ parent, noBox, ...spec }, i) => ({
+      ...spec,
+      parent: parent ?? 'sec_0',
       level: spec.level ?? (spec.role === 'section' ? 1 : 2),
-      ...(spec.title !== undefined ? { title: spec.title } : {}),
-      ...(spec.label !== undefined ? { label: spec.label } : {}),
-      ...(spec.table !== undefined ? { table: spec.table } : {}),
-      text: own,
-      page_span: [spec.page, spec.page],
-      bboxes: spec.noBox ? [] : [{ page_idx: spec.page, bbox: [72, 80 + (i % 40) * 16, 540, 94 + (i % 40) * 16] }],
-      read_order: i + 1,
-      char_span: [start, text.length],
-      refs: [],
-      referenced_by: [],
-      source_block_ids: [],
-    });
-  });
-  const byId = new Map(nodes.map((n) => [n.node_id, n]));
-  for (const node of nodes) if (node.parent_id) byId.get(node.parent_id)!.children.push(node.node_id);
-  for (const node of [...nodes].reverse()) {
-    for (const id of node.children) {
-      const child = byId.get(id)!;
-      node.char_span = [node.char_span[0], Math.max(node.char_span[1], child.char_span[1])];
-      if (node.role === 'section') node.page_span = [Math.min(node.page_span[0], child.page_span[0]), Math.max(node.page_span[1], child.page_span[1])];
-    }
-  }
-  nodes[0]!.char_span = [0, text.length];
-  return DocTreeSchema.parse({
-    format: 'doctree.mm',
-    version: 1,
-    doc: {
-      doc_id: docId,
-      title: `${docId} report`,
-      source: { filename: `${docId}.pdf`, kind: 'pdf', sha256: 'a'.repeat(64), bytes: 1000 },
-      page_count: pageCount,
-      pages: Array.from({ length: pageCount }, (_, p) => ({ page_idx: p, width: 612, height: 792, has_text_layer: true })),
-    },
-    text,
-    root_id: 'sec_0',
-    nodes,
-    generator: 'rag-baseline test fixture',
-  });
+      bboxes: noBox ? [] : [{ page_idx: spec.page, bbox: [72, 80 + (i % 40) * 16, 540, 94 + (i % 40) * 16] as [number, number, number, number] }],
+    })),
+  ]);
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
