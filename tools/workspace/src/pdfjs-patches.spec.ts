@@ -54,7 +54,7 @@ describe('pdf.js speed patches', () => {
 
   it('are in effect in the built CLI, and off with DOCTREE_PDFJS_PATCHES=off', async () => {
     const patched = JSON.parse(await doctree(['doctor', '--json'], {}));
-    expect(patched.pdf.patches).toEqual(['text-state-clone', 'sync-flate']);
+    expect(patched.pdf.patches).toEqual(['text-state-clone', 'sync-flate', 'stream-chunks-uncloned', 'text-transform-fused']);
     const stock = JSON.parse(await doctree(['doctor', '--json'], { DOCTREE_PDFJS_PATCHES: 'off' }));
     expect(stock.pdf).toMatchObject({ ok: true, patches: [] });
   }, TIMEOUT);

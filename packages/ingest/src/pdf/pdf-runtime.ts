@@ -35,6 +35,16 @@ export interface PdfjsPatch {
  * - `sync-flate`: pdf.js inflates Flate streams through `DecompressionStream`, which on Node runs each (small) content
  *   stream through web streams and the libuv thread pool while this thread waits; its own synchronous inflater (the
  *   fallback it already uses where `DecompressionStream` is missing) is ~15 % faster over a whole document.
+ * - `stream-chunks-uncloned`: in Node pdf.js's "worker" runs on the calling thread and hands every message to the other
+ *   side through `LoopbackPort`, which deep-copies it with `structuredClone`: 5–8 % of an ingest for text content, and
+ *   the largest single cost of reading an operator list (every glyph of every `showText` is copied). Stream chunks are
+ *   handed over without the deep copy: the worker side never touches a text chunk's item list, items or styles after
+ *   sending it (it starts new ones); it empties and reuses an operator-list chunk's `fnArray` and `argsArray` (so those two
+ *   arrays are copied, one level), but never touches the arguments again (path buffers are even transferred, i.e. given
+ *   up). Every other message is still cloned.
+ * - `text-transform-fused`: text extraction asks for the current text transform (`ctm × textMatrix × [size·scale, 0, 0,
+ *   size, 0, rise]`) two or three times per glyph, each time allocating three arrays through `Util.transform`; the patched
+ *   function computes the same products, term by term in the same order (so the same floating-point results), into one.
  */
 export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
   {
@@ -46,6 +56,18 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
     name: 'sync-flate',
     find: 'FlateStream=class extends DecodeStream{#e=!0;',
     replace: 'FlateStream=class extends DecodeStream{#e=!1;',
+  },
+  {
+    name: 'stream-chunks-uncloned',
+    find: 'postMessage(e,t){let n={data:structuredClone(e,t?{transfer:t}:null)};',
+    replace:
+      'postMessage(e,t){let c=e?.chunk,n={data:c&&typeof c==`object`&&e.streamId!==void 0?!t&&Array.isArray(c.items)&&typeof c.styles==`object`?{...e,chunk:{...c}}:Array.isArray(c.fnArray)&&Array.isArray(c.argsArray)?{...e,chunk:{...c,fnArray:c.fnArray.slice(),argsArray:c.argsArray.slice()}}:structuredClone(e,t?{transfer:t}:null):structuredClone(e,t?{transfer:t}:null)};',
+  },
+  {
+    name: 'text-transform-fused',
+    find: 'function getCurrentTextTransform(){let e=j.font,t=[j.fontSize*j.textHScale,0,0,j.fontSize,0,j.textRise];if(e.isType3Font&&(j.fontSize<=1||e.isCharBBox)&&!isArrayEqual(j.fontMatrix,r)){let n=e.bbox[3]-e.bbox[1];n>0&&(t[3]*=n*j.fontMatrix[3])}return Util$1.transform(j.ctm,Util$1.transform(j.textMatrix,t))}',
+    replace:
+      'function getCurrentTextTransform(){let e=j.font,h=j.fontSize*j.textHScale,v=j.fontSize,w=j.textRise;if(e.isType3Font&&(j.fontSize<=1||e.isCharBBox)&&!isArrayEqual(j.fontMatrix,r)){let n=e.bbox[3]-e.bbox[1];n>0&&(v*=n*j.fontMatrix[3])}let a=j.textMatrix,c=j.ctm,m0=a[0]*h+a[2]*0,m1=a[1]*h+a[3]*0,m2=a[0]*0+a[2]*v,m3=a[1]*0+a[3]*v,m4=a[0]*0+a[2]*w+a[4],m5=a[1]*0+a[3]*w+a[5];return[c[0]*m0+c[2]*m1,c[1]*m0+c[3]*m1,c[0]*m2+c[2]*m3,c[1]*m2+c[3]*m3,c[0]*m4+c[2]*m5+c[4],c[1]*m4+c[3]*m5+c[5]]}',
   },
 ];
 
