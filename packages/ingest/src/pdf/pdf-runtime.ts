@@ -45,6 +45,9 @@ export interface PdfjsPatch {
  * - `text-transform-fused`: text extraction asks for the current text transform (`ctm × textMatrix × [size·scale, 0, 0,
  *   size, 0, rise]`) two or three times per glyph, each time allocating three arrays through `Util.transform`; the patched
  *   function computes the same products, term by term in the same order (so the same floating-point results), into one.
+ * - `hex-string-codes`: the content-stream lexer read `<0041…>` strings (every glyph of many 10-Ks) by pushing a one-character
+ *   string per byte and joining them; the patched lexer keeps the byte values and makes the string with
+ *   `String.fromCharCode` in slices of 8,192 (same string).
  */
 export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
   {
@@ -68,6 +71,12 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
     find: 'function getCurrentTextTransform(){let e=j.font,t=[j.fontSize*j.textHScale,0,0,j.fontSize,0,j.textRise];if(e.isType3Font&&(j.fontSize<=1||e.isCharBBox)&&!isArrayEqual(j.fontMatrix,r)){let n=e.bbox[3]-e.bbox[1];n>0&&(t[3]*=n*j.fontMatrix[3])}return Util$1.transform(j.ctm,Util$1.transform(j.textMatrix,t))}',
     replace:
       'function getCurrentTextTransform(){let e=j.font,h=j.fontSize*j.textHScale,v=j.fontSize,w=j.textRise;if(e.isType3Font&&(j.fontSize<=1||e.isCharBBox)&&!isArrayEqual(j.fontMatrix,r)){let n=e.bbox[3]-e.bbox[1];n>0&&(v*=n*j.fontMatrix[3])}let a=j.textMatrix,c=j.ctm,m0=a[0]*h+a[2]*0,m1=a[1]*h+a[3]*0,m2=a[0]*0+a[2]*v,m3=a[1]*0+a[3]*v,m4=a[0]*0+a[2]*w+a[4],m5=a[1]*0+a[3]*w+a[5];return[c[0]*m0+c[2]*m1,c[1]*m0+c[3]*m1,c[0]*m2+c[2]*m3,c[1]*m2+c[3]*m3,c[0]*m4+c[2]*m5+c[4],c[1]*m4+c[3]*m5+c[5]]}',
+  },
+  {
+    name: 'hex-string-codes',
+    find: 'r=toHexDigit(t),r===-1?this._hexStringWarn(t):n===-1?n=r:(e.push(String.fromCharCode(n<<4|r)),n=-1),t=this.nextChar();return n!==-1&&e.push(String.fromCharCode(n<<4)),e.join(``)}',
+    replace:
+      'r=toHexDigit(t),r===-1?this._hexStringWarn(t):n===-1?n=r:(e.push(n<<4|r),n=-1),t=this.nextChar();n!==-1&&e.push(n<<4);let s=``;for(let i=0;i<e.length;i+=8192)s+=String.fromCharCode.apply(null,e.length<=8192?e:e.slice(i,i+8192));return s}',
   },
 ];
 

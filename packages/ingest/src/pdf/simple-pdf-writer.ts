@@ -13,6 +13,8 @@ export interface PdfTextRun {
   y: number;
   size?: number;
   bold?: boolean;
+  /** Write the string as a hex string (`<48656c6c6f>`), as many PDF producers do, instead of a literal `( … )`. */
+  hex?: boolean;
 }
 
 /**
@@ -95,6 +97,17 @@ const escapeWinAnsiString = (s: string): string =>
     })
     .join('');
 
+/** The WinAnsi bytes of text (as a latin1 string): Latin-1 and the characters above pass, others become `?`. */
+const winAnsiBytes = (s: string): string =>
+  Array.from(s)
+    .map((ch) => {
+      const code = ch.codePointAt(0) ?? 0x3f;
+      const extra = WIN_ANSI_EXTRA[ch];
+      if (extra !== undefined) return String.fromCharCode(extra);
+      return code <= 0xff ? ch : '?';
+    })
+    .join('');
+
 /** Writes a PDF with the given pages and returns its bytes. */
 export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdfOptions = {}): Uint8Array {
   const objects: string[] = [];
@@ -135,7 +148,8 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
     }
     for (const run of page.runs) {
       const size = run.size ?? 11;
-      ops.push(`BT /${run.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${run.x} ${height - run.y} Tm (${escapeWinAnsiString(run.text)}) Tj ET`);
+      const shown = run.hex ? `<${Buffer.from(winAnsiBytes(run.text), 'latin1').toString('hex')}>` : `(${escapeWinAnsiString(run.text)})`;
+      ops.push(`BT /${run.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${run.x} ${height - run.y} Tm ${shown} Tj ET`);
     }
     const stream = ops.join('\n');
     const contentId = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
