@@ -4,7 +4,7 @@ import { reportCommandFailure } from '@doctree/pipeline';
 import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
-import { ingestCommand } from './commands/ingest.js';
+import { ingestCommand, ingestFilesCommand } from './commands/ingest.js';
 import { indexCommand } from './commands/index-command.js';
 import { EVAL_USAGE, evalCli } from './commands/eval.js';
 import { ASK_USAGE, askCli } from './commands/ask.js';
@@ -13,9 +13,10 @@ import { TRACE_USAGE, traceCli } from './commands/trace.js';
 const HELP = `doctree - explainable question answering over long PDFs
 
 Usage:
-  doctree ingest <file.pdf|content_list.json|file.md> [--out DIR] [--doc-id ID] [--password PW]
+  doctree ingest <file.pdf|content_list.json|file.md>... [--out DIR] [--doc-id ID] [--password PW]
                  [--middle middle.json] [--report] [--json]
-                 Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default)
+                 Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default);
+                 several files are ingested one after the other in one process (--doc-id, --middle: one file only)
   doctree index <doc_dir|file> [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--force]
                  [--out DIR] [--json]
                  Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
@@ -66,8 +67,22 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           middle: { type: 'string' },
           report: { type: 'boolean' },
         });
-        if (positionals.length !== 1) throw new DocTreeError('USAGE', 'ingest takes exactly one input file');
+        if (positionals.length === 0) throw new DocTreeError('USAGE', 'ingest needs an input file (a PDF, a MinerU content_list.json or a Markdown file)');
         const config = loadCliConfig(io, values.config as string | undefined);
+        if (positionals.length > 1) {
+          if (values['doc-id'] || values.middle) {
+            throw new DocTreeError('USAGE', '--doc-id and --middle name one document; give one input file with them', {
+              hint: 'Without --doc-id each file gets its own id from its name.',
+            });
+          }
+          return await ingestFilesCommand(io, {
+            inputs: positionals.map((input) => resolve(io.cwd, input)),
+            outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
+            report: Boolean(values.report),
+            json: Boolean(values.json),
+            ...(values.password ? { password: values.password as string } : {}),
+          });
+        }
         await ingestCommand(io, {
           input: resolve(io.cwd, positionals[0]!),
           outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),

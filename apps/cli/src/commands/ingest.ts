@@ -1,4 +1,7 @@
-import { ingestFile, type IngestResult } from '@doctree/ingest';
+import { basename } from 'node:path';
+import { docIdFromFilename, ingestFile, type IngestResult } from '@doctree/ingest';
+import { DocTreeError } from '@doctree/schema';
+import { reportCommandFailure } from '@doctree/pipeline';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 
@@ -13,9 +16,54 @@ export interface IngestCommandOptions {
   json: boolean;
 }
 
+/** Options of {@link ingestFilesCommand}: those of {@link IngestCommandOptions} for several inputs (no `docId`, `middle`). */
+export interface IngestFilesCommandOptions extends Omit<IngestCommandOptions, 'input' | 'docId' | 'middle'> {
+  inputs: string[];
+}
+
+/**
+ * Runs `doctree ingest` on several files, one after the other in this process (pdf.js and the JIT stay warm, so a set
+ * of PDFs ingests faster than one process per file). A file that fails is reported (one line on stderr, or an
+ * `{ input, error }` entry with `--json`) and the others still run; returns the exit status of the first failure, or 0.
+ */
+export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandOptions): Promise<number> {
+  const { inputs, ...rest } = options;
+  const seen = new Map<string, string>();
+  for (const input of inputs) {
+    const docId = docIdFromFilename(input);
+    const other = seen.get(docId);
+    if (other !== undefined) {
+      throw new DocTreeError('USAGE', `${other} and ${input} would both be written to the document folder ${docId}`, {
+        file: input,
+        hint: 'Ingest one of them on its own with --doc-id, or give it another file name.',
+      });
+    }
+    seen.set(docId, input);
+  }
+  let status = 0;
+  const entries: unknown[] = [];
+  for (const [i, input] of inputs.entries()) {
+    try {
+      const result = await ingestCommand(io, { ...rest, input, json: false, quiet: options.json, label: `${i + 1}/${inputs.length} ${basename(input)}` });
+      entries.push({ input, doc_dir: result.docDir, files: result.files, summary: result.summary });
+    } catch (error) {
+      const exitStatus = reportCommandFailure(error, options.json ? { ...io, stdout: () => undefined } : io, { program: 'doctree', json: false });
+      entries.push({ input, error: (error as { toJSON?: () => unknown }).toJSON?.() ?? String(error) });
+      if (status === 0) status = exitStatus;
+    }
+  }
+  if (options.json) io.stdout(`${JSON.stringify(entries, null, 2)}\n`);
+  else if (inputs.length > 1) {
+    const failed = entries.filter((entry) => (entry as { error?: unknown }).error !== undefined).length;
+    io.stdout(`Ingested ${inputs.length - failed} of ${inputs.length} files${failed ? ` (${failed} failed, see above)` : ''}\n`);
+  }
+  return status;
+}
+
 /** Runs `doctree ingest` and prints the summary; returns the result for composition. */
-export async function ingestCommand(io: CliIo, options: IngestCommandOptions): Promise<IngestResult> {
+export async function ingestCommand(io: CliIo, options: IngestCommandOptions & { quiet?: boolean; label?: string }): Promise<IngestResult> {
   const progress = createProgress(io);
+  const tag = options.label ? `[ingest ${options.label}]` : '[ingest]';
   const result = await ingestFile(options.input, {
     outDir: options.outDir,
     report: options.report,
@@ -23,10 +71,11 @@ export async function ingestCommand(io: CliIo, options: IngestCommandOptions): P
     ...(options.password ? { password: options.password } : {}),
     ...(options.middle ? { middlePath: options.middle } : {}),
     onProgress: (event) => {
-      if (event.stage === 'adapt') progress.update(`[ingest] page ${event.done}/${event.total}`);
-      else progress.update(`[ingest] ${event.stage}`);
+      if (event.stage === 'adapt') progress.update(`${tag} page ${event.done}/${event.total}`);
+      else progress.update(`${tag} ${event.stage}`);
     },
   }).finally(() => progress.done());
+  if (options.quiet) return result;
   if (options.json) {
     io.stdout(`${JSON.stringify({ doc_dir: result.docDir, files: result.files, summary: result.summary }, null, 2)}\n`);
     return result;
