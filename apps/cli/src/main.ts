@@ -16,7 +16,8 @@ Usage:
   doctree ingest <file.pdf|content_list.json|file.md>... [--out DIR] [--doc-id ID] [--password PW]
                  [--middle middle.json] [--report] [--json]
                  Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default);
-                 several files are ingested one after the other in one process (--doc-id, --middle: one file only)
+                 several files are ingested in one process, --jobs N|auto at a time (default auto: one per
+                 core; --doc-id and --middle need a single file)
   doctree index <doc_dir|file> [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--force]
                  [--out DIR] [--json]
                  Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
@@ -29,6 +30,14 @@ Global options:
   -h, --help      show this help
   -v, --version   print the version
 `;
+
+/** `--jobs N|auto` of `doctree ingest`. */
+function parseJobs(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const jobs = Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new DocTreeError('USAGE', `--jobs takes a whole number of at least 1 or "auto", not "${value}"`);
+  return jobs;
+}
 
 /** Version of the CLI (kept in step with package.json by the release process). */
 export const CLI_VERSION = '0.1.0';
@@ -66,6 +75,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           password: { type: 'string' },
           middle: { type: 'string' },
           report: { type: 'boolean' },
+          jobs: { type: 'string' },
         });
         if (positionals.length === 0) throw new DocTreeError('USAGE', 'ingest needs an input file (a PDF, a MinerU content_list.json or a Markdown file)');
         const config = loadCliConfig(io, values.config as string | undefined);
@@ -80,6 +90,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
             outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
             report: Boolean(values.report),
             json: Boolean(values.json),
+            ...(values.jobs !== undefined ? { jobs: parseJobs(values.jobs as string) } : {}),
             ...(values.password ? { password: values.password as string } : {}),
           });
         }

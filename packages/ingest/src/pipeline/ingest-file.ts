@@ -43,6 +43,8 @@ export interface IngestFileOptions {
   report?: boolean;
   /** Copy the source file into the document folder as `source.<ext>` (needed to render figures later). Default true. */
   copySource?: boolean;
+  /** Page worker threads of a PDF (`AdaptPdfOptions.workers`): `'auto'` (default) or a count; 0 reads every page in this thread. */
+  pdfWorkers?: number | 'auto';
   onProgress?: (event: IngestProgress) => void;
   signal?: AbortSignal;
 }
@@ -120,6 +122,7 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
       sha256,
       ...(opts.password !== undefined ? { password: opts.password } : {}),
       onPage: (done, total) => opts.onProgress({ stage: 'adapt', done, total }),
+      ...(opts.pdfWorkers !== undefined ? { workers: opts.pdfWorkers } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
   } else if (kind === 'mineru') {

@@ -1,0 +1,225 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DocTreeError } from '@doctree/schema';
+import type { DocTreeErrorJson } from '@doctree/schema';
+import { thisModuleFile } from '../pdf/pdf-runtime.js';
+import { workerExecArgv } from '../pdf/pdf-workers.js';
+import { docIdFromFilename } from './doc-id.js';
+import { ingestFile } from './ingest-file.js';
+import type { IngestFileOptions, IngestProgress, IngestResult } from './ingest-file.js';
+
+/**
+ * Ingesting a set of files: each file is read whole by one thread (so its content lists are exactly those of
+ * {@link ingestFile}), and with two cores or more several files are read at the same time, this thread taking one and
+ * each worker thread another. Outcomes come back in input order; a file that fails does not stop the others.
+ */
+
+/** Most files read at the same time with `concurrency: 'auto'`. */
+export const MAX_CONCURRENT_FILES = 4;
+
+/** Options of {@link ingestFiles}: those of {@link IngestFileOptions} that apply to every file, and the concurrency. */
+export interface IngestFilesOptions extends Omit<IngestFileOptions, 'docId' | 'middlePath' | 'onProgress' | 'signal' | 'pdfWorkers'> {
+  /**
+   * Files read at the same time: `'auto'` (default) one per core (at most {@link MAX_CONCURRENT_FILES}, never more than
+   * there are files); 1 reads them one after the other in this thread (long PDFs then use page workers as `ingestFile`
+   * does). Worker threads are used only when the compiled worker script is present; otherwise files are read here.
+   */
+  concurrency?: number | 'auto';
+  /** Progress of each file: its index in the inputs and the event (as {@link ingestFile} reports it). */
+  onProgress?: (index: number, event: IngestProgress) => void;
+  /** Stops taking new files; files being read finish or are stopped, then a `CANCELLED` DocTreeError is thrown. */
+  signal?: AbortSignal;
+}
+
+/** What {@link ingestFiles} reports of a file it ingested (the content lists and tree are on disk). */
+export type IngestedFile = Pick<IngestResult, 'docId' | 'docDir' | 'files' | 'summary'>;
+
+/** The outcome of one input of {@link ingestFiles}. */
+export type IngestFilesOutcome =
+  | { index: number; input: string; result: IngestedFile; error?: undefined }
+  | { index: number; input: string; error: DocTreeError; result?: undefined };
+
+/** Options a worker thread receives with each file (everything but callbacks and signals). */
+type WorkerJobOptions = Omit<IngestFilesOptions, 'concurrency' | 'onProgress' | 'signal'>;
+
+/** Main thread → worker. */
+export interface IngestFilesJob {
+  type: 'job';
+  index: number;
+  input: string;
+  options: WorkerJobOptions;
+}
+
+/** Worker → main thread. */
+export type IngestFilesWorkerMessage =
+  | { type: 'progress'; index: number; event: IngestProgress }
+  | { type: 'done'; index: number; result: IngestedFile }
+  | { type: 'error'; index: number; error: DocTreeErrorJson };
+
+/** The compiled worker script next to this module (`dist/pipeline/ingest-files-worker.js`); undefined from sources. */
+export function ingestFilesWorkerScript(): string | undefined {
+  // `thisModuleFile` names pdf/pdf-runtime.js, where it is defined.
+  const path = thisModuleFile();
+  if (!path?.endsWith('.js')) return undefined;
+  const script = join(dirname(path), '..', 'pipeline', 'ingest-files-worker.js');
+  return existsSync(script) ? script : undefined;
+}
+
+/** Files read at the same time for `requested` and `files` inputs. */
+export function fileConcurrency(files: number, requested: number | 'auto' = 'auto'): number {
+  const wanted = requested === 'auto' ? Math.min(availableParallelism(), MAX_CONCURRENT_FILES) : Math.floor(requested);
+  return Math.max(1, Math.min(wanted, files));
+}
+
+/** A DocTreeError again from its JSON form (as a worker thread sends it). */
+export function errorFromJson(json: DocTreeErrorJson): DocTreeError {
+  return new DocTreeError(json.code, json.message, {
+    hint: json.hint,
+    ...(json.file !== undefined ? { file: json.file } : {}),
+    ...(json.page !== undefined ? { page: json.page } : {}),
+    ...(json.node_id !== undefined ? { nodeId: json.node_id } : {}),
+    ...(json.details !== undefined ? { details: json.details } : {}),
+  });
+}
+
+/** The part of an {@link IngestResult} reported for a file. */
+export function ingestedFile(result: IngestResult): IngestedFile {
+  return { docId: result.docId, docDir: result.docDir, files: result.files, summary: result.summary };
+}
+
+/**
+ * Ingests `inputs` (PDF, MinerU `content_list.json` or Markdown files) into `options.outDir`, each into its own
+ * document folder named from its file name, and yields one outcome per input in input order. Each file is written
+ * atomically as {@link ingestFile} does; a file that fails yields its DocTreeError and the others still run. Two inputs
+ * whose names give the same document id are refused before anything is read (`USAGE`).
+ *
+ * @example
+ * ```ts
+ * for await (const outcome of ingestFiles(['a.pdf', 'b.pdf'], { outDir: 'data/reports' })) {
+ *   console.log(outcome.input, outcome.error ? outcome.error.toOneLine() : outcome.result.docDir);
+ * }
+ * ```
+ */
+export async function* ingestFiles(inputs: readonly string[], options: IngestFilesOptions = {}): AsyncGenerator<IngestFilesOutcome> {
+  const { concurrency = 'auto', onProgress, signal, ...jobOptions } = options;
+  const seen = new Map<string, string>();
+  for (const input of inputs) {
+    const docId = docIdFromFilename(input);
+    const other = seen.get(docId);
+    if (other !== undefined) {
+      throw new DocTreeError('USAGE', `${other} and ${input} would both be written to the document folder ${docId}`, {
+        file: input,
+        hint: 'Ingest one of them on its own with a document id of its own, or give it another file name.',
+      });
+    }
+    seen.set(docId, input);
+  }
+  const lanes = fileConcurrency(inputs.length, concurrency);
+  const script = lanes > 1 ? ingestFilesWorkerScript() : undefined;
+  const parallel = script !== undefined;
+  const outcomes = new Map<number, IngestFilesOutcome>();
+  const queue = inputs.map((_, index) => index);
+  let wake: (() => void) | undefined;
+  const notify = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const settle = (outcome: IngestFilesOutcome): void => {
+    outcomes.set(outcome.index, outcome);
+    notify();
+  };
+  const cancelled = (): boolean => signal?.aborted === true;
+
+  // This thread's lane: with workers alongside, each core reads one file, so long PDFs get no page workers of their own.
+  let localRunning = true;
+  const runLocal = async (): Promise<void> => {
+    try {
+      for (let index = queue.shift(); index !== undefined && !cancelled(); index = queue.shift()) {
+        const input = inputs[index]!;
+        try {
+          const result = await ingestFile(input, {
+            ...jobOptions,
+            ...(parallel ? { pdfWorkers: 0 } : {}),
+            onProgress: (event) => onProgress?.(index, event),
+            ...(signal ? { signal } : {}),
+          });
+          settle({ index, input, result: ingestedFile(result) });
+        } catch (error) {
+          settle({ index, input, error: DocTreeError.from(error, 'INTERNAL', { file: input }) });
+        }
+      }
+    } finally {
+      localRunning = false;
+      notify();
+    }
+  };
+
+  const workers: Worker[] = [];
+  const startWorker = (): void => {
+    let worker: Worker;
+    try {
+      worker = new Worker(script!, { execArgv: workerExecArgv() });
+    } catch {
+      return;
+    }
+    workers.push(worker);
+    let current: number | undefined;
+    const next = (): void => {
+      current = cancelled() ? undefined : queue.shift();
+      if (current === undefined) {
+        void worker.terminate();
+        return;
+      }
+      worker.postMessage({ type: 'job', index: current, input: inputs[current]!, options: jobOptions } satisfies IngestFilesJob);
+    };
+    worker.on('message', (message: IngestFilesWorkerMessage) => {
+      if (message.index !== current) return;
+      if (message.type === 'progress') {
+        onProgress?.(message.index, message.event);
+        return;
+      }
+      const input = inputs[message.index]!;
+      settle(message.type === 'done' ? { index: message.index, input, result: message.result } : { index: message.index, input, error: errorFromJson(message.error) });
+      next();
+    });
+    // A worker that cannot start or dies gives its file back: this thread reads it (or another worker takes it).
+    const giveBack = (): void => {
+      if (current !== undefined && !outcomes.has(current)) queue.unshift(current);
+      current = undefined;
+      notify();
+    };
+    worker.on('error', giveBack);
+    worker.on('exit', giveBack);
+    next();
+  };
+  if (parallel) for (let i = 1; i < lanes; i++) startWorker();
+  let local = runLocal();
+
+  try {
+    for (let index = 0; index < inputs.length; index++) {
+      for (;;) {
+        if (cancelled()) throw new DocTreeError('CANCELLED', 'Ingesting the files was cancelled');
+        const outcome = outcomes.get(index);
+        if (outcome) {
+          outcomes.delete(index);
+          yield outcome;
+          break;
+        }
+        // Files given back by a failed worker after this thread's lane ended are read here.
+        if (!localRunning && queue.length > 0) {
+          localRunning = true;
+          local = runLocal();
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    }
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
+    await local.catch(() => undefined);
+  }
+}
