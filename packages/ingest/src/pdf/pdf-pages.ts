@@ -66,10 +66,13 @@ function pdfOps(): Promise<PdfOps | undefined> {
   return opsTable;
 }
 
+/** pdf.js `AnnotationMode.DISABLE`: the page's own content, without the appearance streams of its annotations. */
+const ANNOTATION_MODE_DISABLE = 0;
+
 /** Reads a page's operator list; undefined when pdf.js fails on it. */
-async function operatorList(page: { getOperatorList(): Promise<unknown> }): Promise<PdfOperatorList | undefined> {
+async function operatorList(page: { getOperatorList(options?: { annotationMode?: number }): Promise<unknown> }): Promise<PdfOperatorList | undefined> {
   try {
-    const list = (await page.getOperatorList()) as Partial<PdfOperatorList>;
+    const list = (await page.getOperatorList({ annotationMode: ANNOTATION_MODE_DISABLE })) as Partial<PdfOperatorList>;
     return list.fnArray && list.argsArray ? (list as PdfOperatorList) : undefined;
   } catch {
     return undefined;
