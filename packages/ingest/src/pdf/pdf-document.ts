@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 import type { OutlineEntry } from '@doctree/schema';
-import { ensurePatchedPdfjs, ensurePdfRuntime } from './pdf-runtime.js';
+import { ensurePdfRuntime, ingestPdfjs, unpdfNodeDefaults } from './pdf-runtime.js';
 
 /**
  * Opening PDFs through unpdf (pdf.js) with every failure mapped to a {@link DocTreeError}:
@@ -80,15 +80,18 @@ export async function openPdfDocument(bytes: Uint8Array, options: OpenPdfOptions
     });
   }
   ensurePdfRuntime();
-  await ensurePatchedPdfjs();
+  const pdfjs = await ingestPdfjs();
   let proxy: PdfDocumentProxy;
   try {
-    const { getDocumentProxy } = await import('unpdf');
-    // A plain copy: pdf.js detaches the buffer it is given and rejects Node Buffers.
-    proxy = await getDocumentProxy(new Uint8Array(bytes), {
+    // What unpdf's getDocumentProxy passes, with DocTree's own pdf.js. A plain copy: pdf.js detaches the buffer it is
+    // given and rejects Node Buffers.
+    proxy = (await pdfjs.getDocument({
+      data: new Uint8Array(bytes),
+      useSystemFonts: true,
+      ...unpdfNodeDefaults(),
       verbosity: PDFJS_VERBOSITY_ERRORS,
       ...(password !== undefined ? { password } : {}),
-    });
+    }).promise) as PdfDocumentProxy;
   } catch (error) {
     throw pdfOpenError(error, filename, password !== undefined);
   }

@@ -1,4 +1,5 @@
-import { ensurePatchedPdfjs, ensurePdfRuntime } from './pdf-runtime.js';
+import { openPdfDocument } from './pdf-document.js';
+import { ensurePatchedPdfjs, ensurePdfRuntime, ingestPdfjs } from './pdf-runtime.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 
 /** What `doctree doctor` reports about the PDF engine. */
@@ -10,29 +11,34 @@ export interface PdfEngineStatus {
   pdfjsVersion?: string;
   /** True when the Node 20 `transferToFixedLength` polyfill is active. */
   polyfilled: boolean;
-  /** Speed patches in effect on unpdf's pdf.js (`PDFJS_PATCHES`; empty when its stock bundle is used). */
+  /** Speed patches in effect on the pdf.js ingest uses (`PDFJS_PATCHES`; empty when unpdf's stock bundle is used). */
   patches: string[];
   error?: string;
 }
 
-/** Loads unpdf and reads a generated one-page PDF end to end; never throws. */
+/** Loads the pdf.js ingest uses and reads a generated one-page PDF end to end, as ingest opens PDFs; never throws. */
 export async function checkPdfEngine(): Promise<PdfEngineStatus> {
   const polyfilled = ensurePdfRuntime();
   const { applied: patches } = await ensurePatchedPdfjs();
   try {
-    const unpdf = await import('unpdf');
     const bytes = writeSimplePdf([{ runs: [{ text: 'DocTree engine check', x: 72, y: 72, size: 14 }] }]);
-    const pdf = await unpdf.getDocumentProxy(bytes);
-    const { text } = await unpdf.extractText(pdf, { mergePages: true });
-    const pdfjs = (await unpdf.getResolvedPDFJS()) as { version?: string };
-    await pdf.loadingTask.destroy();
+    const doc = await openPdfDocument(bytes, { filename: 'engine-check.pdf' });
+    let text = '';
+    try {
+      const page = await doc.proxy.getPage(1);
+      const content = await page.getTextContent();
+      text = content.items.map((item) => ('str' in item ? item.str : '')).join('');
+    } finally {
+      await doc.close();
+    }
+    const pdfjs = (await ingestPdfjs()) as { version?: unknown };
     const ok = text.includes('DocTree engine check');
     return {
       ok,
       engine: 'unpdf',
       polyfilled,
       patches,
-      ...(pdfjs.version ? { pdfjsVersion: pdfjs.version } : {}),
+      ...(typeof pdfjs.version === 'string' ? { pdfjsVersion: pdfjs.version } : {}),
       ...(ok ? {} : { error: 'the check PDF was read but its text did not come back' }),
     };
   } catch (error) {

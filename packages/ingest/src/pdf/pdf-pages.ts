@@ -8,6 +8,7 @@ import type { FontFacts, PdfLine, PdfPageText, PdfSpan, RawTextItem } from './pd
 import { pdfOpsFrom, readPdfGraphics } from './pdf-graphics.js';
 import type { PdfOperatorList, PdfOps } from './pdf-graphics.js';
 import { isRegionLine } from './pdf-region-line.js';
+import { ingestPdfjs } from './pdf-runtime.js';
 import type { PdfRegion } from './pdf-region-line.js';
 import { findRegions, wantsGraphics } from './pdf-regions.js';
 
@@ -60,8 +61,8 @@ let opsTable: Promise<PdfOps | undefined> | undefined;
 
 /** pdf.js operator codes (`OPS` of unpdf's bundled pdf.js), resolved once. */
 function pdfOps(): Promise<PdfOps | undefined> {
-  opsTable ??= import('unpdf')
-    .then(async (unpdf) => pdfOpsFrom(((await unpdf.getResolvedPDFJS()) as { OPS?: Record<string, number> }).OPS))
+  opsTable ??= ingestPdfjs()
+    .then((pdfjs) => pdfOpsFrom((pdfjs as { OPS?: Record<string, number> }).OPS))
     .catch(() => undefined);
   return opsTable;
 }

@@ -23,6 +23,12 @@ export interface PdfjsPatch {
   find: string;
   /** What replaces it. */
   replace: string;
+  /**
+   * The patch drops work only rendering needs (glyph outlines, decoded image pixels). DocTree's ingest never renders with
+   * its own pdf.js (page images for OCR come from `pdftoppm`, crops for a VLM from unpdf's own pdf.js), so all patches
+   * apply to it; this flag documents which ones would break rendering.
+   */
+  ingestOnly?: boolean;
 }
 
 /**
@@ -45,6 +51,13 @@ export interface PdfjsPatch {
  * - `text-transform-fused`: text extraction asks for the current text transform (`ctm × textMatrix × [size·scale, 0, 0,
  *   size, 0, rise]`) two or three times per glyph, each time allocating three arrays through `Util.transform`; the patched
  *   function computes the same products, term by term in the same order (so the same floating-point results), into one.
+ * - `no-glyph-outlines` (ingest only): with font faces disabled (always on Node) pdf.js compiles the outline of every
+ *   glyph it shows into a path and posts it to the main side, for drawing text on a canvas. Ingest reads text from
+ *   `getTextContent` and only positions from operator lists, never draws: the outlines are not built.
+ * - `no-image-pixels` (ingest only): an image XObject's pixels are decoded (JPEG, JBIG2, Flate + predictors, colour
+ *   conversion) in the background of every operator list that paints it, for drawing. Ingest takes an image's place
+ *   and size from the operator list (`paintImageXObject` and the current transform), never its pixels: the image is
+ *   announced without pixels, as pdf.js does for one it cannot decode.
  * - `hex-string-codes`: the content-stream lexer read `<0041…>` strings (every glyph of many 10-Ks) by pushing a one-character
  *   string per byte and joining them; the patched lexer keeps the byte values and makes the string with
  *   `String.fromCharCode` in slices of 8,192 (same string).
@@ -77,6 +90,18 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
     find: 'r=toHexDigit(t),r===-1?this._hexStringWarn(t):n===-1?n=r:(e.push(String.fromCharCode(n<<4|r)),n=-1),t=this.nextChar();return n!==-1&&e.push(String.fromCharCode(n<<4)),e.join(``)}',
     replace:
       'r=toHexDigit(t),r===-1?this._hexStringWarn(t):n===-1?n=r:(e.push(n<<4|r),n=-1),t=this.nextChar();n!==-1&&e.push(n<<4);let s=``;for(let i=0;i<e.length;i+=8192)s+=String.fromCharCode.apply(null,e.length<=8192?e:e.slice(i,i+8192));return s}',
+  },
+  {
+    name: 'no-glyph-outlines',
+    ingestOnly: true,
+    find: 'return n.data&&(t.textRenderingMode&p.ADD_TO_PATH_FLAG||t.fillColorSpace.name===`Pattern`||t.strokeColorSpace.name===`Pattern`||n.disableFontFace)&&PartialEvaluator.buildFontPaths(n,r,this.handler,this.options),r}',
+    replace: 'return r}',
+  },
+  {
+    name: 'no-image-pixels',
+    ingestOnly: true,
+    find: 'if(br.buildImage({xref:this.xref,res:e,image:t,isInline:n,pdfFunctionFactory:this._pdfFunctionFactory,globalColorSpaceCache:this.globalColorSpaceCache,localColorSpaceCache:o}).then(async e=>(g=await e.createImageData(!1,l),g.dataLen=g.bitmap?g.width*g.height*4:g.data.length,g.ref=d,x&&this.globalImageCache.addByteSize(d,g.dataLen),this._sendImgData(b,g,x))).catch(e=>(warn$1(`Unable to decode image "${b}": "${e}".`),d&&this.globalImageCache.addDecodeFailed(d),this._sendImgData(b,null,x))),i){',
+    replace: 'if(this._sendImgData(b,null,x),i){',
   },
 ];
 
@@ -140,11 +165,18 @@ let loading: Promise<PdfjsPatchStatus> | undefined;
 /** Environment variable that turns the speed patches off (`off`, `0` or `false`): unpdf's stock pdf.js is used. */
 export const PDFJS_PATCHES_ENV = 'DOCTREE_PDFJS_PATCHES';
 
+/** The pdf.js module (the namespace of unpdf's `pdfjs.mjs`), as ingest uses it. */
+export type PdfjsModule = Record<string, unknown> & { getDocument: (params: Record<string, unknown>) => { promise: Promise<unknown> } };
+
+let patchedModule: PdfjsModule | undefined;
+
 /**
- * Makes unpdf use its pdf.js bundle with {@link PDFJS_PATCHES} applied (loaded from memory through a `data:` URL; nothing is
- * written to disk). Runs once per thread, before the first document is opened; never throws: when the bundle cannot be
- * found or patched, or the patched module does not load, unpdf's own pdf.js is used (same output, slower).
- * `DOCTREE_PDFJS_PATCHES=off` in the environment uses the stock pdf.js from the start.
+ * Loads DocTree's own pdf.js for ingest: unpdf's pdf.js bundle with {@link PDFJS_PATCHES} applied, loaded from memory
+ * through a `data:` URL (nothing is written to disk). It is not installed into unpdf: unpdf (and whatever renders pages
+ * with it) keeps its stock pdf.js, since the `ingestOnly` patches drop what drawing needs. Runs once per thread, before
+ * the first document is opened; never throws: when the bundle cannot be found or patched, or the patched module does
+ * not load, ingest uses unpdf's own pdf.js (same output, slower). `DOCTREE_PDFJS_PATCHES=off` in the environment uses
+ * the stock pdf.js from the start.
  */
 export function ensurePatchedPdfjs(): Promise<PdfjsPatchStatus> {
   loading ??= (async (): Promise<PdfjsPatchStatus> => {
@@ -158,8 +190,7 @@ export function ensurePatchedPdfjs(): Promise<PdfjsPatchStatus> {
       const url = `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`;
       const module = (await import(url)) as Record<string, unknown>;
       if (typeof module['getDocument'] !== 'function') return { applied: [], reason: 'the patched module has no getDocument' };
-      const unpdf = await import('unpdf');
-      await unpdf.definePDFJSModule(() => Promise.resolve(module));
+      patchedModule = module as PdfjsModule;
       return { applied };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -167,4 +198,28 @@ export function ensurePatchedPdfjs(): Promise<PdfjsPatchStatus> {
     }
   })();
   return loading;
+}
+
+/** The pdf.js ingest reads PDFs with: the patched one ({@link ensurePatchedPdfjs}) when it loaded, else unpdf's. */
+export async function ingestPdfjs(): Promise<PdfjsModule> {
+  await ensurePatchedPdfjs();
+  if (patchedModule) return patchedModule;
+  const unpdf = await import('unpdf');
+  return (await unpdf.getResolvedPDFJS()) as unknown as PdfjsModule;
+}
+
+/**
+ * The `getDocument` defaults unpdf's `getDocumentProxy` adds on Node (standard fonts and CMaps from `pdfjs-dist` when it
+ * is installed), so documents open exactly as they would through unpdf.
+ */
+export function unpdfNodeDefaults(): Record<string, unknown> {
+  try {
+    const here = thisModuleFile();
+    if (!here) return {};
+    const unpdfEntry = createRequire(here).resolve('unpdf');
+    const base = pathToFileURL(createRequire(unpdfEntry).resolve('pdfjs-dist/package.json')).href;
+    return { disableFontFace: true, standardFontDataUrl: new URL('./standard_fonts/', base).href, cMapUrl: new URL('./cmaps/', base).href, cMapPacked: true };
+  } catch {
+    return {};
+  }
 }
