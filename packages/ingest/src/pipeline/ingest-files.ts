@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -84,6 +84,15 @@ export function errorFromJson(json: DocTreeErrorJson): DocTreeError {
   });
 }
 
+/** Size of a file in bytes; 0 when it cannot be read (it then fails quickly in its turn). */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** The part of an {@link IngestResult} reported for a file. */
 export function ingestedFile(result: IngestResult): IngestedFile {
   return { docId: result.docId, docDir: result.docDir, files: result.files, summary: result.summary };
@@ -120,7 +129,10 @@ export async function* ingestFiles(inputs: readonly string[], options: IngestFil
   const script = lanes > 1 ? ingestFilesWorkerScript() : undefined;
   const parallel = script !== undefined;
   const outcomes = new Map<number, IngestFilesOutcome>();
-  const queue = inputs.map((_, index) => index);
+  // Largest files first (by size on disk), so the last file read leaves no core idle for long; outcomes still come
+  // back in input order.
+  const sizes = inputs.map(fileSize);
+  const queue = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
   let wake: (() => void) | undefined;
   const notify = (): void => {
     const w = wake;
