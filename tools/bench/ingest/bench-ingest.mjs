@@ -74,13 +74,14 @@ console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, startupM
 const floorChild = `
 const { readFileSync } = await import('node:fs');
 const m = await import(${JSON.stringify(dist)});
-// The same engine set-up as the ingest run (Node 20 shim, pdf.js speed patches), untimed.
+// The same engine set-up as the ingest run (Node 20 shim, ingest's patched pdf.js), untimed; documents open as ingest
+// opens them (the module is internal to the package, so it is imported from its dist path).
 await m.checkPdfEngine();
-const { getDocumentProxy } = await import('unpdf');
+const { openPdfDocument } = await import(${JSON.stringify(join(root, 'packages', 'ingest', 'dist', 'pdf', 'pdf-document.js'))});
 const bytes = new Uint8Array(readFileSync(process.argv[1]));
 const c0 = process.cpuUsage();
 const t0 = performance.now();
-const pdf = await getDocumentProxy(bytes);
+const { proxy: pdf } = await openPdfDocument(bytes, { filename: 'floor.pdf' });
 for (let i = 1; i <= pdf.numPages; i++) { const page = await pdf.getPage(i); await page.getTextContent(); page.cleanup(); }
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(c0);
