@@ -85,27 +85,24 @@ const WIN_ANSI_EXTRA: Readonly<Record<string, number>> = {
   '\u201c': 0x93, '\u201d': 0x94, '\u2022': 0x95, '\u2013': 0x96, '\u2014': 0x97, '\u2122': 0x99,
 };
 
+/** One character as its WinAnsi byte (a latin1 character) when it is Latin-1 above ASCII or one of the extras above. */
+const winAnsiByte = (ch: string): string | undefined => {
+  const extra = WIN_ANSI_EXTRA[ch];
+  if (extra !== undefined) return String.fromCharCode(extra);
+  const code = ch.codePointAt(0) ?? 0;
+  return code >= 0xa0 && code <= 0xff ? ch : undefined;
+};
+
 /** Escapes text shown with the WinAnsi-encoded fonts: Latin-1 and the characters above pass, others become `?`. */
 const escapeWinAnsiString = (s: string): string =>
   Array.from(s)
-    .map((ch) => {
-      const code = ch.codePointAt(0) ?? 0x3f;
-      const extra = WIN_ANSI_EXTRA[ch];
-      if (extra !== undefined) return String.fromCharCode(extra);
-      if (code >= 0xa0 && code <= 0xff) return ch;
-      return escapePdfString(ch);
-    })
+    .map((ch) => winAnsiByte(ch) ?? escapePdfString(ch))
     .join('');
 
-/** The WinAnsi bytes of text (as a latin1 string): Latin-1 and the characters above pass, others become `?`. */
+/** The WinAnsi bytes of text (a latin1 string, for a hex string): as {@link escapeWinAnsiString}, without escapes. */
 const winAnsiBytes = (s: string): string =>
   Array.from(s)
-    .map((ch) => {
-      const code = ch.codePointAt(0) ?? 0x3f;
-      const extra = WIN_ANSI_EXTRA[ch];
-      if (extra !== undefined) return String.fromCharCode(extra);
-      return code <= 0xff ? ch : '?';
-    })
+    .map((ch) => winAnsiByte(ch) ?? (/^[\x20-\x7e]$/.test(ch) ? ch : '?'))
     .join('');
 
 /** Writes a PDF with the given pages and returns its bytes. */
