@@ -1,6 +1,9 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ContentBlock } from '@doctree/schema';
 import { adaptPdf } from './pdf-adapter.js';
-import { blocksFromTesseractTsv, missingOcrPrograms } from './pdf-ocr.js';
+import { blocksFromTesseractTsv, missingOcrPrograms, ocrPages, pgmHasInk } from './pdf-ocr.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 import type { PdfShape } from './simple-pdf-writer.js';
 
@@ -22,6 +25,24 @@ describe('blocksFromTesseractTsv', () => {
     expect(blocks[0]).toMatchObject({ page_idx: 3, zone: 'body' });
     expect(blocks[0]!.lines[0]!.bbox).toEqual([72, 108, 187.2, 122.4]);
     expect(blocks[1]!.lines[0]!.size).toBeCloseTo(14.4, 1);
+  });
+});
+
+/** A binary PGM (`P5`) of the given grey levels, one row. */
+const pgm = (pixels: number[], header = `P5\n${pixels.length} 1\n255\n`): Uint8Array => new Uint8Array([...Buffer.from(header, 'latin1'), ...pixels]);
+
+describe('pgmHasInk', () => {
+  it('sees a blank page (white, or near-white noise) as blank and one dark pixel as ink', () => {
+    expect(pgmHasInk(pgm([255, 255, 255, 255]))).toBe(false);
+    expect(pgmHasInk(pgm([255, 252, 251, 255]))).toBe(false);
+    expect(pgmHasInk(pgm([255, 255, 40, 255]))).toBe(true);
+    expect(pgmHasInk(pgm([255, 255, 255], 'P5\n# made by a test\n3 1\n255\n'))).toBe(false);
+  });
+
+  it('counts what it cannot read as ink, so OCR still runs', () => {
+    expect(pgmHasInk(new Uint8Array(Buffer.from('\x89PNG\r\n')))).toBe(true);
+    expect(pgmHasInk(pgm([255, 255], 'P5\n2 1\n65535\n'))).toBe(true);
+    expect(pgmHasInk(pgm([255], 'P5\n4 1\n255\n'))).toBe(true);
   });
 });
 
@@ -83,5 +104,28 @@ describe('adaptPdf on a page without a text layer', () => {
     expect(list.pages[1]).toMatchObject({ has_text_layer: false, ocr: true });
     expect(list.blocks.filter((b) => b.page_idx === 1).map(textOf)).toEqual(['TILE']);
     expect(list.warnings.map((w) => w.code)).toEqual(['NO_TEXT_LAYER', 'OCR_APPLIED']);
+  });
+});
+
+describe('ocrPages on a blank page', () => {
+  // A stand-in tesseract that logs each call and finds nothing; pdftoppm is the real one.
+  const rendererInstalled = missingOcrPrograms().every((name) => name !== 'pdftoppm');
+  (rendererInstalled ? it : it.skip)('renders every page but runs tesseract only on pages with ink', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'doctree-fake-tesseract-'));
+    const log = join(bin, 'calls.log');
+    writeFileSync(join(bin, 'tesseract'), `#!/bin/sh\necho "$1" >> '${log}'\nprintf 'level\\tpage_num\\n'\n`);
+    chmodSync(join(bin, 'tesseract'), 0o755);
+    writeFileSync(log, '');
+    try {
+      const bytes = writeSimplePdf([
+        { runs: [], shapes: [{ kind: 'rect', x: 0, y: 0, width: 612, height: 792, gray: 1 }] },
+        { runs: [], shapes: blockLetters('TILE', 100, 200) },
+      ]);
+      const result = await ocrPages(bytes, [0, 1], { filename: 'scan.pdf', tesseract: join(bin, 'tesseract') });
+      expect(result.failed).toEqual(new Map());
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([expect.stringMatching(/page-2\.pgm$/)]);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

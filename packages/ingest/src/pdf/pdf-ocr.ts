@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BBox } from '@doctree/schema';
@@ -30,9 +30,13 @@ export interface OcrPagesOptions {
   timeoutMs?: number;
   /** Stops between pages with a `CANCELLED` DocTreeError. */
   signal?: AbortSignal;
+  /** The `tesseract` program to run (a path); default the one on PATH. */
+  tesseract?: string;
+  /** The `pdftoppm` program to run (a path); default the one on PATH. */
+  pdftoppm?: string;
 }
 
-const DEFAULTS = { dpi: 200, language: 'eng', timeoutMs: 120_000 };
+const DEFAULTS = { dpi: 200, language: 'eng', timeoutMs: 120_000, tesseract: 'tesseract', pdftoppm: 'pdftoppm' };
 
 /** Tesseract words below this confidence (0–100) are left out. */
 const MIN_CONFIDENCE = 30;
@@ -104,9 +108,26 @@ export interface OcrResult {
   failed: Map<number, string>;
 }
 
+/** Grey level (0 black … 255 white) below which a pixel counts as ink; near-white noise above it does not. */
+export const INK_THRESHOLD = 250;
+
 /**
- * OCRs the given pages (0-based) of a PDF: each page is rendered to a grey PNG with `pdftoppm` and read
- * with `tesseract … tsv` (see {@link blocksFromTesseractTsv}). The PDF is written to a private temporary
+ * True when a binary PGM image (`P5`, as `pdftoppm -gray` writes it) has at least one pixel darker than `threshold`
+ * (0–255 scale). Anything it cannot read (another format, 16-bit samples, a short file) counts as ink, so OCR still runs.
+ */
+export function pgmHasInk(image: Uint8Array, threshold = INK_THRESHOLD): boolean {
+  const head = /^P5\s+(?:#[^\n]*\n\s*)*(\d+)\s+(?:#[^\n]*\n\s*)*(\d+)\s+(?:#[^\n]*\n\s*)*(\d+)\s/.exec(Buffer.from(image.subarray(0, 512)).toString('latin1'));
+  if (!head) return true;
+  const [width, height, maxval] = [Number(head[1]), Number(head[2]), Number(head[3])];
+  if (!(maxval > 0 && maxval < 256) || image.length < head[0].length + width * height) return true;
+  const limit = (threshold * maxval) / 255;
+  for (let i = head[0].length, end = head[0].length + width * height; i < end; i++) if (image[i]! < limit) return true;
+  return false;
+}
+
+/**
+ * OCRs the given pages (0-based) of a PDF: each page is rendered to a grey PGM with `pdftoppm` and, unless it is blank
+ * ({@link pgmHasInk}), read with `tesseract … tsv` (see {@link blocksFromTesseractTsv}). The PDF is written to a private temporary
  * folder, removed afterwards. A page that fails is reported in `failed`; call only when
  * {@link missingOcrPrograms} is empty.
  */
@@ -123,8 +144,10 @@ export async function ocrPages(bytes: Uint8Array, pages: readonly number[], opti
       const page = String(pageIdx + 1);
       const image = join(dir, `page-${page}`);
       try {
-        await run('pdftoppm', ['-f', page, '-l', page, '-r', String(opts.dpi), '-gray', '-png', '-singlefile', pdf, image], opts.timeoutMs);
-        const tsv = await run('tesseract', [`${image}.png`, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs);
+        // A grey PGM (raw pixels): a blank page is seen without tesseract, which takes ~0.3 s to find nothing on one.
+        await run(opts.pdftoppm, ['-f', page, '-l', page, '-r', String(opts.dpi), '-gray', '-singlefile', pdf, image], opts.timeoutMs);
+        if (!pgmHasInk(await readFile(`${image}.pgm`))) continue;
+        const tsv = await run(opts.tesseract, [`${image}.pgm`, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs);
         const blocks = blocksFromTesseractTsv(tsv, pageIdx, 72 / opts.dpi);
         if (blocks.length > 0) result.blocks.set(pageIdx, blocks);
       } catch (error) {
