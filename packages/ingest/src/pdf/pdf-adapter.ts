@@ -159,6 +159,9 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
               throwIfCancelled(signal, filename);
               yield await readHere(pageIdx);
               progress();
+              // pdf.js runs on promise jobs alone, which starve every other event until the document is done: let
+              // timers, I/O and worker messages (another file's worker waiting for its next file) through between pages.
+              await new Promise<void>((resolve) => setImmediate(resolve));
             }
           })();
     for await (const result of results) {
