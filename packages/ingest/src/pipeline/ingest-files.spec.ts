@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 import { writeSimplePdf } from '../pdf/simple-pdf-writer.js';
@@ -58,11 +58,15 @@ describe('ingestFiles', () => {
     expect(DocTreeError.isInstance(error) && error.code).toBe('CANCELLED');
   });
 
-  it('reads at most one file per core, never more than there are files', () => {
-    expect(fileConcurrency(1)).toBe(1);
-    expect(fileConcurrency(10, 1)).toBe(1);
-    expect(fileConcurrency(3, 8)).toBe(3);
-    expect(fileConcurrency(100)).toBeLessThanOrEqual(MAX_CONCURRENT_FILES);
+  it('reads at most one file per core, never more than there are files, and one at a time when one file is most of the set', () => {
+    expect(fileConcurrency([100])).toBe(1);
+    expect(fileConcurrency(Array(10).fill(100), 1)).toBe(1);
+    expect(fileConcurrency([100, 100, 100], 8)).toBe(3);
+    expect(fileConcurrency(Array(100).fill(100))).toBe(Math.min(availableParallelism(), MAX_CONCURRENT_FILES));
+    // A 500-page report with two short notes: on its own, with page workers.
+    expect(fileConcurrency([9_000_000, 300_000, 200_000])).toBe(1);
+    // Asked for explicitly, side by side all the same.
+    expect(fileConcurrency([9_000_000, 300_000, 200_000], 2)).toBe(2);
   });
 
   it('rebuilds a DocTreeError sent by a worker thread from its JSON form', () => {

@@ -23,7 +23,7 @@ export const MAX_CONCURRENT_FILES = 4;
 export interface IngestFilesOptions extends Omit<IngestFileOptions, 'docId' | 'middlePath' | 'onProgress' | 'signal' | 'pdfWorkers'> {
   /**
    * Files read at the same time: `'auto'` (default) one per core (at most {@link MAX_CONCURRENT_FILES}, never more than
-   * there are files); 1 reads them one after the other in this thread (long PDFs then use page workers as `ingestFile`
+   * there are files, one at a time when one file is most of the bytes: see {@link fileConcurrency}); 1 reads them one after the other in this thread (long PDFs then use page workers as `ingestFile`
    * does). Worker threads are used only when the compiled worker script is present; otherwise files are read here.
    */
   concurrency?: number | 'auto';
@@ -67,8 +67,17 @@ export function ingestFilesWorkerScript(): string | undefined {
   return existsSync(script) ? script : undefined;
 }
 
-/** Files read at the same time for `requested` and `files` inputs. */
-export function fileConcurrency(files: number, requested: number | 'auto' = 'auto'): number {
+/**
+ * Files read at the same time for inputs of the given sizes (bytes) and the `requested` concurrency. With `'auto'`, a
+ * set dominated by one file (more than half of all bytes) is read one file after the other instead: side by side, that
+ * file would be read by one thread while the other cores soon idle, where on its own it gets page workers.
+ */
+export function fileConcurrency(sizes: readonly number[], requested: number | 'auto' = 'auto'): number {
+  const files = sizes.length;
+  if (requested === 'auto') {
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    if (total > 0 && Math.max(...sizes) > total / 2) return 1;
+  }
   const wanted = requested === 'auto' ? Math.min(availableParallelism(), MAX_CONCURRENT_FILES) : Math.floor(requested);
   return Math.max(1, Math.min(wanted, files));
 }
@@ -125,13 +134,13 @@ export async function* ingestFiles(inputs: readonly string[], options: IngestFil
     }
     seen.set(docId, input);
   }
-  const lanes = fileConcurrency(inputs.length, concurrency);
+  const sizes = inputs.map(fileSize);
+  const lanes = fileConcurrency(sizes, concurrency);
   const script = lanes > 1 ? ingestFilesWorkerScript() : undefined;
   const parallel = script !== undefined;
   const outcomes = new Map<number, IngestFilesOutcome>();
   // Largest files first (by size on disk), so the last file read leaves no core idle for long; outcomes still come
   // back in input order.
-  const sizes = inputs.map(fileSize);
   const queue = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
   let wake: (() => void) | undefined;
   const notify = (): void => {
