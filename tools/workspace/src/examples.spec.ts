@@ -28,7 +28,7 @@ async function runExample(name: string, args: string[] = []): Promise<string> {
 
 describe('examples/', () => {
   it('has a test for every example script', () => {
-    expect(readdirSync(examples).filter((f) => f.endsWith('.mjs')).sort()).toEqual(['ask-a-pdf.mjs', 'check-environment.mjs', 'swap-the-reader.mjs']);
+    expect(readdirSync(examples).filter((f) => f.endsWith('.mjs')).sort()).toEqual(['ask-a-pdf.mjs', 'check-environment.mjs', 'ingest-a-folder.mjs', 'swap-the-reader.mjs']);
   });
 
   it('ask-a-pdf.mjs answers about the bundled sample with a supported, cited answer', async () => {
@@ -42,6 +42,11 @@ describe('examples/', () => {
     const out = await runExample('swap-the-reader.mjs');
     expect(out).toMatch(/^DocTree: 204\.9 from \d+ observations/m);
     expect(out).toMatch(/^RAG: +\S+ from \d+ chunks, pages \d/m);
+  }, TIMEOUT);
+
+  it('ingest-a-folder.mjs ingests the bundled samples into their document folders', async () => {
+    const out = await runExample('ingest-a-folder.mjs');
+    expect(out).toMatch(/^northwind-annual-report-2023: 3 pages, \d+ tables, \d+ figures -> \S*data\/samples\/northwind-annual-report-2023$/m);
   }, TIMEOUT);
 
   it('check-environment.mjs reports the configuration and the vector backend', async () => {
