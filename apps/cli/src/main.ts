@@ -1,14 +1,12 @@
 import { join, resolve } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
-import { reportCommandFailure } from '@doctree/pipeline';
+import { reportCommandFailure } from '@doctree/pipeline/command';
 import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
-import { buildDoctorReport, formatDoctorReport } from './commands/doctor.js';
-import { ingestCommand, ingestFilesCommand } from './commands/ingest.js';
-import { indexCommand } from './commands/index-command.js';
-import { EVAL_USAGE, evalCli } from './commands/eval.js';
-import { ASK_USAGE, askCli } from './commands/ask.js';
-import { TRACE_USAGE, traceCli } from './commands/trace.js';
+import { ASK_USAGE, EVAL_USAGE, TRACE_USAGE } from './usage.js';
+
+// Each command's module (and the packages it needs) is loaded when that command runs: `doctree ingest` does not load
+// the agents, the index or the eval harness.
 
 const HELP = `doctree - explainable question answering over long PDFs
 
@@ -62,6 +60,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       case 'doctor': {
         const { values } = parseCommandArgs(rest, { json: { type: 'boolean' }, config: { type: 'string' } });
         const config = loadCliConfig(io, values.config as string | undefined);
+        const { buildDoctorReport, formatDoctorReport } = await import('./commands/doctor.js');
         const report = await buildDoctorReport(config);
         io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
         return report.ok ? 0 : 1;
@@ -79,6 +78,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         });
         if (positionals.length === 0) throw new DocTreeError('USAGE', 'ingest needs an input file (a PDF, a MinerU content_list.json or a Markdown file)');
         const config = loadCliConfig(io, values.config as string | undefined);
+        const { ingestCommand, ingestFilesCommand } = await import('./commands/ingest.js');
         if (positionals.length > 1) {
           if (values['doc-id'] || values.middle) {
             throw new DocTreeError('USAGE', '--doc-id and --middle name one document; give one input file with them', {
@@ -123,6 +123,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),
           ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
         });
+        const { indexCommand } = await import('./commands/index-command.js');
         await indexCommand(io, config, {
           input: resolve(io.cwd, positionals[0]!),
           outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
@@ -133,14 +134,17 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         return 0;
       }
       case 'eval': {
+        const { evalCli } = await import('./commands/eval.js');
         await evalCli(io, rest);
         return 0;
       }
       case 'ask': {
+        const { askCli } = await import('./commands/ask.js');
         await askCli(io, rest);
         return 0;
       }
       case 'trace': {
+        const { traceCli } = await import('./commands/trace.js');
         await traceCli(io, rest);
         return 0;
       }

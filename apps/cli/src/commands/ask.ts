@@ -7,15 +7,8 @@ import { parseCommandArgs } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 import { progressText } from './index-command.js';
+import { ASK_USAGE } from '../usage.js';
 
-/** Usage lines of `doctree ask` (part of the CLI help). */
-export const ASK_USAGE = `  doctree ask <file.pdf|doc_dir> "<question>" [--json] [--trace out.json] [--llm none|openai]
-                 [--max-replans N] [--dry-run] [--out DIR]
-                 Answer a question about a document (ingested and indexed on first use, cached by content
-                 hash): the answer, its confidence, supporting pages with snippets and the path taken.
-                 --json prints the Answer (schema in docs/schemas); --trace writes the trace; --dry-run
-                 answers offline and counts the prompt tokens the LLM path would send
-`;
 
 /** Options of the `doctree ask` command. */
 export interface AskCommandOptions {

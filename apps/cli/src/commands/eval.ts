@@ -4,6 +4,7 @@ import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeli
 import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
+import { EVAL_USAGE } from '../usage.js';
 
 /** Options of the `doctree eval` command. */
 export interface EvalCommandOptions {
@@ -59,15 +60,6 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
   return result;
 }
 
-/** Usage of `doctree eval` (also part of `doctree --help`). */
-export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag[,...] --out DIR [--limit N] [--concurrency N]
-                 [--llm none|openai] [--judge] [--embedder hashing|sif|openai] [--backend auto|faiss|exact]
-                 [--docs DIR] [--json]
-                 Evaluate systems on a dataset (questions.jsonl, MMLongBench-Doc samples.json, FinanceBench
-                 JSONL): metrics.json, predictions.jsonl, traces/, report.md, report.html in DIR. Rerunning the
-                 same command resumes an interrupted run. Systems: doctree, its ablations, rag, rag-hybrid,
-                 bm25-pages. Documents are ingested into --docs (default data/eval)
-`;
 
 /** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand}. */
 export async function evalCli(io: CliIo, args: readonly string[]): Promise<EvaluateQuestionsResult> {

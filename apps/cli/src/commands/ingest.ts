@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { ingestFile, ingestFiles, type IngestedFile, type IngestResult } from '@doctree/ingest';
-import { reportCommandFailure } from '@doctree/pipeline';
+import { reportCommandFailure } from '@doctree/pipeline/command';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 

@@ -4,11 +4,8 @@ import { DocTreeError, TraceSchema, formatIssues, type Trace } from '@doctree/sc
 import { formatToolCallReplay, replayToolCalls, type ReplayedToolCall } from '@doctree/toolhub';
 import { parseCommandArgs } from '../cli-args.js';
 import type { CliIo } from '../cli-context.js';
+import { TRACE_USAGE } from '../usage.js';
 
-/** Usage lines of `doctree trace` (part of the CLI help). */
-export const TRACE_USAGE = `  doctree trace <trace.json> [--json]
-                 Replay a trace written by \`doctree ask --trace\`: the tool calls in order with their hits
-`;
 
 /** What `doctree trace` replays. */
 export interface TraceReplay {

@@ -1,0 +1,13 @@
+/**
+ * Command-line plumbing of `@doctree/pipeline` (argument parsing, configuration loading, IO, failure reporting),
+ * published as the `@doctree/pipeline/command` subpath: it loads `@doctree/schema` only, so a command can start
+ * without loading the whole pipeline (agents, index, eval) before it knows what it needs.
+ */
+export { processIo } from './command-io.js';
+export type { CommandIo } from './command-io.js';
+export { CONFIG_FILE_NAME, loadCommandConfig } from './command-config.js';
+export type { CommandConfig } from './command-config.js';
+export { parseCommandArgs, positiveIntegerOption } from './command-args.js';
+export type { CommandOptionSpec, ParsedCommandArgs } from './command-args.js';
+export { reportCommandFailure } from './command-failure.js';
+export type { ReportCommandFailureOptions } from './command-failure.js';
