@@ -11,7 +11,7 @@ import { ASK_USAGE, EVAL_USAGE, TRACE_USAGE } from './usage.js';
 const HELP = `doctree - explainable question answering over long PDFs
 
 Usage:
-  doctree ingest <file.pdf|content_list.json|file.md>... [--out DIR] [--doc-id ID] [--password PW]
+  doctree ingest <file.pdf|content_list.json|file.md|folder>... [--out DIR] [--doc-id ID] [--password PW]
                  [--middle middle.json] [--report] [--json]
                  Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default);
                  several files are ingested in one process, --jobs N|auto at a time (default auto: one per
@@ -78,15 +78,17 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         });
         if (positionals.length === 0) throw new DocTreeError('USAGE', 'ingest needs an input file (a PDF, a MinerU content_list.json or a Markdown file)');
         const config = loadCliConfig(io, values.config as string | undefined);
-        const { ingestCommand, ingestFilesCommand } = await import('./commands/ingest.js');
-        if (positionals.length > 1) {
+        const { expandIngestInputs, ingestCommand, ingestFilesCommand } = await import('./commands/ingest.js');
+        // A folder stands for the PDFs, Markdown and content_list.json files directly inside it.
+        const inputs = expandIngestInputs(positionals.map((input) => resolve(io.cwd, input)));
+        if (inputs.length > 1 || inputs[0] !== resolve(io.cwd, positionals[0]!)) {
           if (values['doc-id'] || values.middle) {
             throw new DocTreeError('USAGE', '--doc-id and --middle name one document; give one input file with them', {
               hint: 'Without --doc-id each file gets its own id from its name.',
             });
           }
           return await ingestFilesCommand(io, {
-            inputs: positionals.map((input) => resolve(io.cwd, input)),
+            inputs,
             outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
             report: Boolean(values.report),
             json: Boolean(values.json),

@@ -45,7 +45,7 @@ export type { HtmlTable } from './mineru/html-table.js';
 export { adaptMarkdown, MARKDOWN_ADAPTER_GENERATOR } from './markdown/markdown-adapter.js';
 export type { AdaptMarkdownOptions } from './markdown/markdown-adapter.js';
 export { DOC_FILES, detectInputKind, ingestFile } from './pipeline/ingest-file.js';
-export { MAX_CONCURRENT_FILES, fileConcurrency, ingestFiles } from './pipeline/ingest-files.js';
+export { INGESTIBLE_FILE, MAX_CONCURRENT_FILES, expandIngestInputs, fileConcurrency, ingestFiles } from './pipeline/ingest-files.js';
 export type { IngestFilesOptions, IngestFilesOutcome, IngestedFile } from './pipeline/ingest-files.js';
 export type { IngestFileOptions, IngestInputKind, IngestProgress, IngestResult } from './pipeline/ingest-file.js';
 export { docIdFromFilename, isValidDocId } from './pipeline/doc-id.js';

@@ -55,6 +55,14 @@ describe('doctree ingest', () => {
     }
   });
 
+  it('takes a folder for the files inside it', async () => {
+    const io = captureIo(dir);
+    expect(await run(['ingest', '.', '--out', 'out'], io)).not.toBe(0);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['northwind', 'notes']);
+    expect(io.out).toMatch(/Ingested 2 of 3 files \(1 failed, see above\)/);
+    expect(io.err).toMatch(/broken\.pdf/);
+  });
+
   it('asks for an input when none is given', async () => {
     const io = captureIo(dir);
     expect(await run(['ingest'], io)).toBe(2);

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { ingestFile, ingestFiles, type IngestedFile, type IngestResult } from '@doctree/ingest';
+export { expandIngestInputs } from '@doctree/ingest';
 import { reportCommandFailure } from '@doctree/pipeline/command';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 import { writeSimplePdf } from '../pdf/simple-pdf-writer.js';
 import { DOC_FILES, ingestFile } from './ingest-file.js';
-import { errorFromJson, fileConcurrency, ingestFiles, MAX_CONCURRENT_FILES } from './ingest-files.js';
+import { errorFromJson, expandIngestInputs, fileConcurrency, ingestFiles, MAX_CONCURRENT_FILES } from './ingest-files.js';
 import type { IngestFilesOutcome } from './ingest-files.js';
 
 // From TypeScript sources there is no compiled worker script, so these runs read every file in this thread; the
@@ -74,5 +74,23 @@ describe('ingestFiles', () => {
     const rebuilt = errorFromJson(JSON.parse(JSON.stringify(original.toJSON())));
     expect(rebuilt.toOneLine()).toBe(original.toOneLine());
     expect(rebuilt.exitStatus).toBe(original.exitStatus);
+  });
+});
+
+describe('expandIngestInputs', () => {
+  it('keeps files and turns a folder into the PDFs, Markdown and content lists directly inside it, by name', () => {
+    mkdirSync(join(work, 'nested'));
+    writeFileSync(join(work, 'nested', 'deeper.pdf'), '%PDF-1.4\n');
+    writeFileSync(join(work, 'a_content_list.json'), '[]');
+    writeFileSync(join(work, 'readme.txt'), 'not ingestible');
+    expect(expandIngestInputs([work]).map((path) => path.slice(work.length + 1))).toEqual(['a_content_list.json', 'empty.pdf', 'notes.md', 'report.pdf']);
+    expect(expandIngestInputs([join(work, 'notes.md'), join(work, 'nested')])).toEqual([join(work, 'notes.md'), join(work, 'nested', 'deeper.pdf')]);
+  });
+
+  it('names a missing path and a folder with nothing to ingest', () => {
+    mkdirSync(join(work, 'bare'));
+    const missing = (() => { try { expandIngestInputs([join(work, 'nope.pdf')]); } catch (e) { return e; } return undefined; })();
+    expect(DocTreeError.isInstance(missing) && [missing.code, missing.file]).toEqual(['INPUT_NOT_FOUND', join(work, 'nope.pdf')]);
+    expect(() => expandIngestInputs([join(work, 'bare')])).toThrow(/no PDF, Markdown or content_list\.json/);
   });
 });

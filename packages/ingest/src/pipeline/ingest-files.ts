@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -91,6 +91,40 @@ export function errorFromJson(json: DocTreeErrorJson): DocTreeError {
     ...(json.node_id !== undefined ? { nodeId: json.node_id } : {}),
     ...(json.details !== undefined ? { details: json.details } : {}),
   });
+}
+
+/** File names `ingestFile` takes from a folder: PDFs, Markdown and MinerU `*content_list.json`. */
+export const INGESTIBLE_FILE = /(\.pdf|\.md|\.markdown|content_list\.json)$/i;
+
+/**
+ * The inputs for {@link ingestFiles} from paths as a user gives them: a file stays as it is; a folder becomes the
+ * ingestible files directly inside it ({@link INGESTIBLE_FILE}, sorted by name; sub-folders are not entered).
+ *
+ * @throws DocTreeError `INPUT_NOT_FOUND` for a path that does not exist, `USAGE` for a folder with no ingestible file.
+ */
+export function expandIngestInputs(paths: readonly string[]): string[] {
+  const inputs: string[] = [];
+  for (const path of paths) {
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(path).isDirectory();
+    } catch (cause) {
+      throw new DocTreeError('INPUT_NOT_FOUND', 'no such file or folder', { file: path, cause });
+    }
+    if (!isFolder) {
+      inputs.push(path);
+      continue;
+    }
+    const found = readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && INGESTIBLE_FILE.test(entry.name))
+      .map((entry) => join(path, entry.name))
+      .sort();
+    if (found.length === 0) {
+      throw new DocTreeError('USAGE', 'the folder holds no PDF, Markdown or content_list.json file', { file: path, hint: 'Give the files, or a folder that holds them directly.' });
+    }
+    inputs.push(...found);
+  }
+  return inputs;
 }
 
 /** Size of a file in bytes; 0 when it cannot be read (it then fails quickly in its turn). */
