@@ -79,30 +79,27 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         if (positionals.length === 0) throw new DocTreeError('USAGE', 'ingest needs an input file (a PDF, a MinerU content_list.json or a Markdown file)');
         const config = loadCliConfig(io, values.config as string | undefined);
         const { expandIngestInputs, ingestCommand, ingestFilesCommand } = await import('./commands/ingest.js');
+        const given = positionals.map((input) => resolve(io.cwd, input));
+        const shared = {
+          outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
+          report: Boolean(values.report),
+          json: Boolean(values.json),
+          ...(values.password ? { password: values.password as string } : {}),
+        };
         // A folder stands for the PDFs, Markdown and content_list.json files directly inside it.
-        const inputs = expandIngestInputs(positionals.map((input) => resolve(io.cwd, input)));
-        if (inputs.length > 1 || inputs[0] !== resolve(io.cwd, positionals[0]!)) {
+        const inputs = expandIngestInputs(given);
+        if (inputs.length > 1 || inputs[0] !== given[0]) {
           if (values['doc-id'] || values.middle) {
             throw new DocTreeError('USAGE', '--doc-id and --middle name one document; give one input file with them', {
               hint: 'Without --doc-id each file gets its own id from its name.',
             });
           }
-          return await ingestFilesCommand(io, {
-            inputs,
-            outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
-            report: Boolean(values.report),
-            json: Boolean(values.json),
-            ...(values.jobs !== undefined ? { jobs: parseJobs(values.jobs as string) } : {}),
-            ...(values.password ? { password: values.password as string } : {}),
-          });
+          return await ingestFilesCommand(io, { ...shared, inputs, ...(values.jobs !== undefined ? { jobs: parseJobs(values.jobs as string) } : {}) });
         }
         await ingestCommand(io, {
-          input: resolve(io.cwd, positionals[0]!),
-          outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
-          report: Boolean(values.report),
-          json: Boolean(values.json),
+          ...shared,
+          input: given[0]!,
           ...(values['doc-id'] ? { docId: values['doc-id'] as string } : {}),
-          ...(values.password ? { password: values.password as string } : {}),
           ...(values.middle ? { middle: resolve(io.cwd, values.middle as string) } : {}),
         });
         return 0;

@@ -60,7 +60,6 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
   return result;
 }
 
-
 /** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand}. */
 export async function evalCli(io: CliIo, args: readonly string[]): Promise<EvaluateQuestionsResult> {
   const { values, positionals } = parseCommandArgs(

@@ -1,9 +1,10 @@
 import { basename } from 'node:path';
 import { ingestFile, ingestFiles, type IngestedFile, type IngestResult } from '@doctree/ingest';
-export { expandIngestInputs } from '@doctree/ingest';
 import { reportCommandFailure } from '@doctree/pipeline/command';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
+
+export { expandIngestInputs } from '@doctree/ingest';
 
 /** Options of the `doctree ingest` command. */
 export interface IngestCommandOptions {
@@ -31,7 +32,7 @@ export interface IngestFilesCommandOptions extends Omit<IngestCommandOptions, 'i
 export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandOptions): Promise<number> {
   const { inputs } = options;
   const progress = createProgress(io);
-  const done = new Set<number>();
+  let finished = 0;
   const pages = new Map<number, string>();
   const outcomes = ingestFiles(inputs, {
     outDir: options.outDir,
@@ -40,7 +41,7 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
     ...(options.password ? { password: options.password } : {}),
     onProgress: (index, event) => {
       if (event.stage === 'adapt') pages.set(index, `${basename(inputs[index]!)} p.${event.done}/${event.total}`);
-      progress.update(`[ingest ${done.size}/${inputs.length} done] ${[...pages.values()].join(', ')}`);
+      progress.update(`[ingest ${finished}/${inputs.length} done] ${[...pages.values()].join(', ')}`);
     },
   });
   let status = 0;
@@ -48,7 +49,7 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
   const entries: unknown[] = [];
   try {
     for await (const outcome of outcomes) {
-      done.add(outcome.index);
+      finished++;
       pages.delete(outcome.index);
       progress.done();
       if (outcome.error) {
@@ -57,7 +58,7 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
         if (status === 0) status = exitStatus;
         entries.push({ input: outcome.input, error: outcome.error.toJSON() });
       } else if (options.json) {
-        entries.push({ input: outcome.input, doc_dir: outcome.result.docDir, files: outcome.result.files, summary: outcome.result.summary });
+        entries.push({ input: outcome.input, ...ingestJson(outcome.result) });
       } else {
         io.stdout(formatIngestSummary(outcome.input, outcome.result));
       }
@@ -85,11 +86,16 @@ export async function ingestCommand(io: CliIo, options: IngestCommandOptions): P
     },
   }).finally(() => progress.done());
   if (options.json) {
-    io.stdout(`${JSON.stringify({ doc_dir: result.docDir, files: result.files, summary: result.summary }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(ingestJson(result), null, 2)}\n`);
     return result;
   }
   io.stdout(formatIngestSummary(options.input, result));
   return result;
+}
+
+/** What `doctree ingest --json` prints for one file. */
+function ingestJson(result: IngestedFile): { doc_dir: string; files: IngestedFile['files']; summary: IngestedFile['summary'] } {
+  return { doc_dir: result.docDir, files: result.files, summary: result.summary };
 }
 
 /** The summary `doctree ingest` prints for one file. */

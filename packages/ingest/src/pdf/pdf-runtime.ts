@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -152,6 +152,30 @@ export function thisModuleFile(): string | undefined {
   }
 }
 
+/**
+ * A compiled module of this package by its path from the package's `dist/` folder (`pdf/pdf-page-worker.js`), for
+ * worker threads to run; undefined when it is not there (running from TypeScript sources, or a bundle).
+ */
+export function compiledModule(pathFromDist: string): string | undefined {
+  // `thisModuleFile` names this module, dist/pdf/pdf-runtime.js once compiled.
+  const here = thisModuleFile();
+  if (!here?.endsWith('.js')) return undefined;
+  const file = join(dirname(here), '..', pathFromDist);
+  return existsSync(file) ? file : undefined;
+}
+
+let unpdfEntryFile: string | undefined;
+
+/** The file unpdf resolves to from this package (looked up once); throws when unpdf cannot be resolved. */
+function unpdfEntry(): string {
+  if (unpdfEntryFile === undefined) {
+    const here = thisModuleFile();
+    if (!here) throw new Error('the module location is unknown');
+    unpdfEntryFile = createRequire(here).resolve('unpdf');
+  }
+  return unpdfEntryFile;
+}
+
 /** State of the patched pdf.js in this thread. */
 export interface PdfjsPatchStatus {
   /** Patches in effect (empty when unpdf's own pdf.js is used). */
@@ -182,9 +206,7 @@ export function ensurePatchedPdfjs(): Promise<PdfjsPatchStatus> {
   loading ??= (async (): Promise<PdfjsPatchStatus> => {
     if (/^(off|0|false|no)$/i.test(process.env[PDFJS_PATCHES_ENV] ?? '')) return { applied: [], reason: `turned off by ${PDFJS_PATCHES_ENV}` };
     try {
-      const here = thisModuleFile();
-      if (!here) return { applied: [], reason: 'the module location is unknown' };
-      const file = join(dirname(createRequire(here).resolve('unpdf')), 'pdfjs.mjs');
+      const file = join(dirname(unpdfEntry()), 'pdfjs.mjs');
       const { source, applied } = patchPdfjsSource(readFileSync(file, 'utf8'), pathToFileURL(file).href);
       if (applied.length === 0) return { applied, reason: 'no patch matches this unpdf version' };
       const url = `data:text/javascript;base64,${Buffer.from(source).toString('base64')}`;
@@ -208,18 +230,20 @@ export async function ingestPdfjs(): Promise<PdfjsModule> {
   return (await unpdf.getResolvedPDFJS()) as unknown as PdfjsModule;
 }
 
+let nodeDefaults: Record<string, unknown> | undefined;
+
 /**
  * The `getDocument` defaults unpdf's `getDocumentProxy` adds on Node (standard fonts and CMaps from `pdfjs-dist` when it
- * is installed), so documents open exactly as they would through unpdf.
+ * is installed), so documents open exactly as they would through unpdf. Looked up once per thread.
  */
 export function unpdfNodeDefaults(): Record<string, unknown> {
-  try {
-    const here = thisModuleFile();
-    if (!here) return {};
-    const unpdfEntry = createRequire(here).resolve('unpdf');
-    const base = pathToFileURL(createRequire(unpdfEntry).resolve('pdfjs-dist/package.json')).href;
-    return { disableFontFace: true, standardFontDataUrl: new URL('./standard_fonts/', base).href, cMapUrl: new URL('./cmaps/', base).href, cMapPacked: true };
-  } catch {
-    return {};
-  }
+  nodeDefaults ??= (() => {
+    try {
+      const base = pathToFileURL(createRequire(unpdfEntry()).resolve('pdfjs-dist/package.json')).href;
+      return { disableFontFace: true, standardFontDataUrl: new URL('./standard_fonts/', base).href, cMapUrl: new URL('./cmaps/', base).href, cMapPacked: true };
+    } catch {
+      return {};
+    }
+  })();
+  return nodeDefaults;
 }

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PdfPageResult } from './pdf-page-result.js';
 import type { PdfPageWorkerInput, PdfPageWorkerMessage } from './pdf-page-worker.js';
 import { throwIfCancelled } from './pdf-pages.js';
-import { thisModuleFile } from './pdf-runtime.js';
+import { compiledModule } from './pdf-runtime.js';
 
 /**
  * Reading the pages of a PDF in worker threads: pdf.js text extraction is CPU-bound and single-threaded,
@@ -50,11 +48,31 @@ export interface ReadPagesInWorkersOptions {
  * it is not there (running from TypeScript sources, or a bundle): pages are then read in this thread.
  */
 export function pdfWorkerScript(): string | undefined {
-  const path = thisModuleFile();
-  if (!path) return undefined;
-  if (!path.endsWith('.js')) return undefined;
-  const script = join(dirname(path), 'pdf-page-worker.js');
-  return existsSync(script) ? script : undefined;
+  return compiledModule('pdf/pdf-page-worker.js');
+}
+
+/** Lets a loop wait until something it waits for may have happened (a worker message, an abort, a result). */
+export interface WakeUp {
+  /** Wakes the pending {@link WakeUp.wait}, if any. */
+  notify(): void;
+  /** Resolves at the next {@link WakeUp.notify}; the caller then checks again what it waits for. */
+  wait(): Promise<void>;
+}
+
+/** A {@link WakeUp} for one waiting loop. */
+export function createWakeUp(): WakeUp {
+  let wake: (() => void) | undefined;
+  return {
+    notify: () => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    },
+    wait: () =>
+      new Promise<void>((resolve) => {
+        wake = resolve;
+      }),
+  };
 }
 
 /**
@@ -109,12 +127,7 @@ export function pageRanges(count: number, parts: number): Array<[number, number]
 export async function* readPagesInWorkers(pageCount: number, options: ReadPagesInWorkersOptions): AsyncGenerator<PdfPageResult> {
   const results = new Map<number, PdfPageResult>();
   let failure: string | undefined;
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  const { notify, wait } = createWakeUp();
   const workers: Worker[] = [];
   const finished = new Set<Worker>();
   const readHere = options.readHere ?? true;
@@ -198,9 +211,7 @@ export async function* readPagesInWorkers(pageCount: number, options: ReadPagesI
           options.onArrive?.();
           break;
         }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
+        await wait();
       }
     }
   } finally {

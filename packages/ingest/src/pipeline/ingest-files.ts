@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DocTreeError } from '@doctree/schema';
 import type { DocTreeErrorJson } from '@doctree/schema';
-import { thisModuleFile } from '../pdf/pdf-runtime.js';
-import { workerExecArgv } from '../pdf/pdf-workers.js';
+import { compiledModule } from '../pdf/pdf-runtime.js';
+import { createWakeUp, workerExecArgv } from '../pdf/pdf-workers.js';
 import { docIdFromFilename } from './doc-id.js';
 import { ingestFile } from './ingest-file.js';
 import type { IngestFileOptions, IngestProgress, IngestResult } from './ingest-file.js';
@@ -60,11 +60,7 @@ export type IngestFilesWorkerMessage =
 
 /** The compiled worker script next to this module (`dist/pipeline/ingest-files-worker.js`); undefined from sources. */
 export function ingestFilesWorkerScript(): string | undefined {
-  // `thisModuleFile` names pdf/pdf-runtime.js, where it is defined.
-  const path = thisModuleFile();
-  if (!path?.endsWith('.js')) return undefined;
-  const script = join(dirname(path), '..', 'pipeline', 'ingest-files-worker.js');
-  return existsSync(script) ? script : undefined;
+  return compiledModule('pipeline/ingest-files-worker.js');
 }
 
 /**
@@ -176,12 +172,7 @@ export async function* ingestFiles(inputs: readonly string[], options: IngestFil
   // Largest files first (by size on disk), so the last file read leaves no core idle for long; outcomes still come
   // back in input order.
   const queue = inputs.map((_, index) => index).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  const { notify, wait } = createWakeUp();
   const settle = (outcome: IngestFilesOutcome): void => {
     outcomes.set(outcome.index, outcome);
     notify();
@@ -268,9 +259,7 @@ export async function* ingestFiles(inputs: readonly string[], options: IngestFil
           localRunning = true;
           local = runLocal();
         }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
+        await wait();
       }
     }
   } finally {
