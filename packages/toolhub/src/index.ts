@@ -83,6 +83,11 @@ export { COMPUTE_FUNCTIONS, EVALUATE_DEFAULTS, evaluateExpression, formatQuantit
 export type { ComputeResult, EvaluateOptions, Quantity, VariableInput } from './compute/expression-evaluator.js';
 export { ComputeEvalArgsSchema, VariableInputSchema, computeEvalCard } from './compute/compute-card.js';
 export type { ComputeEvalArgs } from './compute/compute-card.js';
+export { PAGE_SEARCH_DEFAULTS, PageView, pageViewFor } from './pages/page-view.js';
+export type { PageLaneName, PageScore, PageSearchOptions } from './pages/page-view.js';
+export { PAGE_FEATURES, PageRanker, PageRankerModelSchema, parsePageRankerModel } from './pages/page-ranker.js';
+export type { PageFeature, PageRankInput, PageRankerModel, PageRankerOptions, RankedPageEvidence } from './pages/page-ranker.js';
+export { DEFAULT_PAGE_RANKER_MODEL } from './pages/page-ranker-model.js';
 export { LLM_RERANK_DEFAULTS, LlmRankingSchema, RankLlmArgsSchema, llmRerankMessages, parseLlmRanking, rankLlmCard, rerankWithChat } from './rank/rank-llm.js';
 export type { LlmRerankOptions, RankLlmArgs } from './rank/rank-llm.js';
 export { DEFAULT_TOOL_CARDS, createDefaultRegistry } from './hub/default-cards.js';

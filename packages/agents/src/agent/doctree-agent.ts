@@ -1,7 +1,8 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
 import type { Answer, AnswerReader, ChatModelClient, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
 import type { DocIndex } from '@doctree/index';
-import { ToolHub, TraceRecorder } from '@doctree/toolhub';
+import { PageRanker, pageViewFor, rerankContextFromDecision, ToolHub, TraceRecorder } from '@doctree/toolhub';
+import type { RankedPageEvidence } from '@doctree/toolhub';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
 import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
 import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
@@ -82,6 +83,11 @@ export interface DocTreeAgentOptions {
   trace?: Omit<TraceRecorderOptions, 'secrets'>;
   /** Finalizer options (confidence blend, supports kept). */
   finalize?: FinalizeAnswerOptions;
+  /**
+   * Ranks the document's pages for {@link AgentRun.rankedPages} from every lane (page lanes over the whole document,
+   * node lanes, fused hits, pack, support). Default a {@link PageRanker} with its fitted default model.
+   */
+  pageRanker?: PageRanker;
 }
 
 /** Defaults of {@link DocTreeAgentOptions}. */
@@ -132,8 +138,13 @@ export interface AgentUsage {
 export interface AgentRun {
   /** The answer (`--json` prints exactly this), its trace included. */
   answer: Answer;
-  /** 1-based pages, unique, best first: the answer's pages, then the ranked hits', then the evidence pack's (recall@k). */
+  /**
+   * 1-based pages, unique, best first (recall@k reads this): the page ranker's order, then any page of the answer,
+   * the ranked hits, the pack and the candidates it did not rank.
+   */
   rankedPages: number[];
+  /** The page ranker's pages with the features that placed them, best first. */
+  pageRanking: RankedPageEvidence[];
   decision: RouterDecision;
   /** The plan of the pass whose answer was kept. */
   plan: StrategyPlan;
@@ -207,6 +218,7 @@ export class DocTreeAgent {
   readonly #observer: Observer;
   readonly #vision: VisionOptions | undefined;
   readonly #secrets: string[];
+  readonly #pageRanker: PageRanker;
 
   /**
    * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
@@ -235,6 +247,7 @@ export class DocTreeAgent {
     this.judger = o.judger ?? (this.chat ? new LlmJudger({ client: this.chat, ...secrets }) : new RuleJudger());
     this.memory = o.memory ?? new AgentMemory();
     this.#observer = new Observer(o.observer ?? {});
+    this.#pageRanker = o.pageRanker ?? new PageRanker();
   }
 
   /** `llm` when a chat model is configured, else `offline`. */
@@ -434,10 +447,12 @@ export class DocTreeAgent {
       o.finalize ?? {},
     );
     emit('finalize', kept.attempt, `${JSON.stringify(answer.answer)} · confidence ${answer.confidence.toFixed(2)} · pages ${answer.pages.join(', ') || '-'}`);
+    const pageRanking = await this.#rankPages(question, decision, kept.retrieval, answer, trace, signal);
     const toolCalls = trace.eventsOf('tool_call').length;
     return {
       answer,
-      rankedPages: rankedPages(answer, kept.retrieval),
+      rankedPages: [...new Set([...pageRanking.map((p) => p.page), ...rankedPages(answer, kept.retrieval)])],
+      pageRanking,
       decision,
       plan: kept.plan,
       plans,
@@ -532,6 +547,35 @@ export class DocTreeAgent {
     };
   }
 
+  /**
+   * Ranks pages from every lane of the kept retrieval plus the page lanes over the whole document (scoping narrows,
+   * never hides), and records the ranking with each page's features as a `fuse` event.
+   */
+  async #rankPages(question: string, decision: RouterDecision, retrieval: PlanRetrieval, answer: Answer, trace: TraceRecorder, signal: AbortSignal | undefined): Promise<RankedPageEvidence[]> {
+    const lanes = this.#options.lanes;
+    const found = await pageViewFor(this.index).search(question, signal ? { signal } : {});
+    const pageLanes = {
+      ...(lanes !== 'dense' ? { page_text: found.page_text, page_structure: found.page_structure, page_coverage: found.page_coverage, page_years: found.page_years } : {}),
+      ...(lanes !== 'sparse' ? { page_dense: found.page_dense } : {}),
+    };
+    const nodeLanes = [...retrieval.results.values()].flatMap((stage) => stage.results.filter((r) => r.status === 'ok').map((r) => ({ method: r.tool_id, hits: r.hits })));
+    const ranking = this.#pageRanker.rank({
+      pageLanes,
+      nodeLanes,
+      fused: retrieval.hits,
+      packPages: retrieval.pack.items.map((item) => item.page),
+      supportPages: answer.support.map((s) => s.page),
+      pageHints: rerankContextFromDecision(question, decision).page_hints ?? [],
+    });
+    trace.record({
+      type: 'fuse',
+      message: `pages ranked from ${Object.keys(pageLanes).length} page lane(s) and ${nodeLanes.length} node lane call(s): ${ranking.slice(0, 5).map((p) => p.page).join(', ')}`,
+      n_hits: ranking.length,
+      data: { stage: 'pages', pages: ranking.slice(0, 10).map((p) => ({ page: p.page, score: Math.round(p.score * 1e4) / 1e4, features: roundedFeatures(p.features) })) },
+    });
+    return ranking;
+  }
+
   #recordPlan(trace: TraceRecorder, plan: StrategyPlan, label: string): void {
     trace.record({
       type: 'plan',
@@ -591,6 +635,11 @@ export function rankedPages(answer: Pick<Answer, 'support'>, retrieval: Pick<Pla
   for (const item of retrieval.pack.items) add(item.page);
   for (const hit of retrieval.candidates) add(pageFromIndex(hit.page_idx));
   return out;
+}
+
+/** Non-zero features rounded for the trace. */
+function roundedFeatures(features: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(features).filter(([, v]) => v !== 0).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4]));
 }
 
 /** Drops keys whose value is `undefined`, so they do not override defaults when spread. */

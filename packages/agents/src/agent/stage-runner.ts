@@ -180,8 +180,9 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
     const only = ran[0]!;
     return { plan, outcomes, results, hits: only.ranked, candidates: only.candidates, pack: only.pack, coverage: only.coverage };
   }
-  // Several stages: fuse their rankings and their expanded candidates, then pack once more.
-  const hits = reciprocalRankFusion(ran.map((r) => r.ranked));
+  // Several stages: fuse their rankings (a node counts once, at its best stage rank) and their expanded candidates,
+  // then pack once more.
+  const hits = reciprocalRankFusion(ran.map((r) => r.ranked), { combine: 'max' });
   const candidates = hub.fuse(ran.map((r) => r.candidates));
   const pack = hub.pack(candidates, {
     budgetTokens: plan.pack.ctx_tokens,

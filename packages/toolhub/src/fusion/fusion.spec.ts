@@ -47,6 +47,21 @@ describe('reciprocal rank fusion', () => {
     expect(score.get('b')).toBeCloseTo(1 / 3 + 3 / 2, 12);
   });
 
+  it('with combine max, a node found by two views of one retrieval counts once, at its best rank', () => {
+    // A table indexed in two views comes back from both stages; summed it would bury the page ranked first by one stage.
+    const stages = [
+      [h('tab', 'x', 1), h('text', 'x', 0.9)],
+      [h('tab', 'y', 1), h('other', 'y', 0.5)],
+    ];
+    const summed = reciprocalRankFusion(stages, { k: 1 });
+    expect(summed[0]!.node_id).toBe('tab');
+    expect(summed[0]!.score).toBeCloseTo(1, 12);
+    const best = reciprocalRankFusion(stages, { k: 1, combine: 'max' });
+    const score = new Map(best.map((x) => [x.node_id, x.score!]));
+    expect(score.get('tab')).toBeCloseTo(1 / 2, 12);
+    expect(score.get('text')).toBeCloseTo(1 / 3, 12);
+  });
+
   it('weighted fusion min-max normalises each lane', () => {
     const fused = weightedFusion([[h('a', 'bm25_node.search', 10), h('b', 'bm25_node.search', 0)], [h('b', 'dense.search', 0.9), h('a', 'dense.search', 0.3)]]);
     const score = new Map(fused.map((x) => [x.node_id, x.score!]));

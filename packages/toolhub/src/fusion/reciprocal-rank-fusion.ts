@@ -16,10 +16,16 @@ export interface RrfOptions {
   k?: number;
   /** Per-lane weight by `Hit.method`; lanes not listed weigh 1. Default none. */
   weights?: Readonly<Record<string, number>>;
+  /**
+   * How a node's contributions from several lists combine: `sum` (classic RRF: lanes that agree add up) or `max` (the
+   * node's best contribution: lists that are views of one retrieval — e.g. the stages of one plan, where a table indexed
+   * in two views would otherwise count twice — cannot push it ahead twice). Default `sum`.
+   */
+  combine?: 'sum' | 'max';
 }
 
 /** Defaults of {@link RrfOptions}. */
-export const RRF_DEFAULTS = { k: 60 } as const;
+export const RRF_DEFAULTS = { k: 60, combine: 'sum' } as const;
 
 /** Options of {@link weightedFusion}. */
 export interface WeightedFusionOptions {
@@ -46,7 +52,7 @@ interface Acc {
   extra: Record<string, unknown>;
 }
 
-function fuse(lists: readonly (readonly Hit[])[], contribution: (listIndex: number, rank: number, hit: Hit, list: readonly Hit[]) => number): Hit[] {
+function fuse(lists: readonly (readonly Hit[])[], contribution: (listIndex: number, rank: number, hit: Hit, list: readonly Hit[]) => number, combine: 'sum' | 'max' = 'sum'): Hit[] {
   const acc = new Map<string, Acc>();
   lists.forEach((list, li) => {
     const seen = new Set<string>();
@@ -62,7 +68,7 @@ function fuse(lists: readonly (readonly Hit[])[], contribution: (listIndex: numb
         acc.set(hit.node_id, { hit, bestRank: rank, score: add, lanes: [lane], extra: { ...hit.extra } });
         continue;
       }
-      previous.score += add;
+      previous.score = combine === 'max' ? Math.max(previous.score, add) : previous.score + add;
       previous.lanes.push(lane);
       previous.extra = { ...hit.extra, ...previous.extra };
       if (rank < previous.bestRank) {
@@ -91,8 +97,8 @@ function fuse(lists: readonly (readonly Hit[])[], contribution: (listIndex: numb
  * ```
  */
 export function reciprocalRankFusion(lists: readonly (readonly Hit[])[], options: RrfOptions = {}): Hit[] {
-  const { k, weights } = { ...RRF_DEFAULTS, ...options };
-  return fuse(lists, (_li, rank, hit) => (weights?.[hit.method] ?? 1) / (k + rank));
+  const { k, weights, combine } = { ...RRF_DEFAULTS, ...options };
+  return fuse(lists, (_li, rank, hit) => (weights?.[hit.method] ?? 1) / (k + rank), combine);
 }
 
 /**

@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+// Fits the page ranker of @doctree/toolhub (a linear model over PAGE_FEATURES) on questions with evidence pages, with
+// cross-validation grouped by document (no document in both a training and a test fold), and reports cross-validated
+// recall@1/5/10 and MRR beside BM25 over pages measured in the same run, overall, per split, per benchmark and per
+// evidence source.
+//
+//   npx nx run-many -t build -p pipeline
+//   node tools/fit/fit-page-ranker.mjs [--questions a.jsonl,b.jsonl] [--docs DIR] [--folds 5] [--seed 1]
+//        [--features FILE] [--recollect] [--out model.json] [--write-default] [--limit N]
+//
+// Defaults: ../shared/data/eval/dev and ../shared/data/eval/wide questions, documents prepared into data/eval-docs
+// (shared with `doctree eval --docs data/eval-docs`), per-question features cached in data/fit/page-features.jsonl
+// (collected with the offline agent; --recollect refreshes them), the fitted model printed and written to --out
+// (default data/fit/page-ranker.json). --write-default also writes packages/toolhub/src/pages/page-ranker-model.ts,
+// the default model every DocTreeAgent uses. Your own questions work the same (questions.jsonl with doc_file relative
+// to the file's folder and 1-based evidence_pages).
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { basename, dirname, join, resolve, relative } from 'node:path';
+import { execSync } from 'node:child_process';
+import { importDist, option, flag, root } from '../bench/index/bench-common.mjs';
+
+const toolhub = await importDist('toolhub');
+const FEATURES = toolhub.PAGE_FEATURES;
+
+const questionFiles = option('questions', '../shared/data/eval/dev/questions.jsonl,../shared/data/eval/wide/questions.jsonl')
+  .split(',')
+  .map((f) => resolve(root, f));
+const docsDir = resolve(root, option('docs', 'data/eval-docs'));
+const featuresFile = resolve(root, option('features', 'data/fit/page-features.jsonl'));
+const outFile = resolve(root, option('out', 'data/fit/page-ranker.json'));
+const folds = Number(option('folds', '5'));
+const seed = Number(option('seed', '1'));
+const limit = Number(option('limit', '0'));
+const l2 = Number(option('l2', '0.01'));
+
+/** Questions of every file, with `split` (the file's folder name) and the absolute PDF path. */
+function readQuestions() {
+  const out = [];
+  for (const file of questionFiles) {
+    if (!existsSync(file)) {
+      console.log(`No questions at ${file}; skipped.`);
+      continue;
+    }
+    const split = basename(dirname(file));
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const q = JSON.parse(line);
+      out.push({ ...q, split, pdf: join(dirname(file), q.doc_file) });
+    }
+  }
+  return limit > 0 ? out.slice(0, limit) : out;
+}
+
+const benchmarkOf = (id) => (id.startsWith('fb-') ? 'FinanceBench' : id.startsWith('mmlb-') ? 'MMLongBench-Doc' : id.startsWith('uda-') ? 'UDA' : 'other');
+
+async function readJsonl(file) {
+  const rows = [];
+  if (!existsSync(file)) return rows;
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) if (line.trim()) rows.push(JSON.parse(line));
+  return rows;
+}
+
+/** Runs the offline agent and BM25 over pages on every question with evidence pages; one JSON line per question. */
+async function collect(questions) {
+  const pipeline = await importDist('pipeline');
+  const schema = await importDist('schema');
+  const rag = await importDist('rag-baseline');
+  const agents = await importDist('agents');
+  const { config } = schema.resolveConfig({ overrides: { llm: { provider: 'none' } } });
+  const documents = new pipeline.EvalDocuments({ config, outDir: docsDir, chat: null, onProgress: (p) => process.stderr.write(`  ${p.message ?? ''}\r`) });
+  const existing = new Map((await readJsonl(featuresFile)).map((r) => [r.id, r]));
+  const rows = [];
+  const agentsByDoc = new Map();
+  const bm25ByDoc = new Map();
+  let done = 0;
+  const started = Date.now();
+  for (const q of questions) {
+    done++;
+    if (!flag('recollect') && existing.has(q.id)) {
+      rows.push(existing.get(q.id));
+      continue;
+    }
+    const prepared = await documents.prepare(q.pdf);
+    let agent = agentsByDoc.get(q.pdf);
+    if (!agent || agent.index !== prepared.index) {
+      agent = new agents.DocTreeAgent({ index: prepared.index, router: 'rules', maxReplans: config.agent.max_replans, ctxTokens: config.agent.ctx_tokens });
+      agentsByDoc.set(q.pdf, agent);
+      bm25ByDoc.set(q.pdf, new rag.PageBm25Retriever(prepared.index.tree, { pages: 50 }));
+    }
+    agent.memory.clear?.();
+    const run = await agent.ask(q.question);
+    const bm25 = (await bm25ByDoc.get(q.pdf).rankPages(q.question, { k: 50 })).map((p) => p.page);
+    rows.push({
+      id: q.id,
+      split: q.split,
+      doc: q.doc_file,
+      benchmark: benchmarkOf(q.id),
+      sources: q.evidence_sources ?? (benchmarkOf(q.id) === 'FinanceBench' ? ['financial-statement'] : ['unknown']),
+      gold: q.evidence_pages ?? [],
+      query_type: run.decision.query_type,
+      bm25,
+      candidates: run.pageRanking.map((p) => [p.page, FEATURES.map((f) => Math.round(p.features[f] * 1e5) / 1e5)]),
+    });
+    if (done % 10 === 0) process.stderr.write(`[fit] ${done}/${questions.length} questions (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  }
+  mkdirSync(dirname(featuresFile), { recursive: true });
+  const tmp = `${featuresFile}.tmp`;
+  writeFileSync(tmp, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  renameSync(tmp, featuresFile);
+  return rows;
+}
+
+// ---- listwise softmax ranker (ListNet with the gold pages as the target distribution), L2, Adam --------------
+
+function fit(rows, { epochs = 300, rate = 0.05 } = {}) {
+  const d = FEATURES.length;
+  const w = new Float64Array(d);
+  const m = new Float64Array(d);
+  const v = new Float64Array(d);
+  const usable = rows.filter((r) => r.candidates.some(([p]) => r.gold.includes(p)));
+  for (let t = 1; t <= epochs; t++) {
+    const g = new Float64Array(d);
+    for (const r of usable) {
+      const scores = r.candidates.map(([, x]) => x.reduce((s, xi, i) => s + xi * w[i], 0));
+      const max = Math.max(...scores);
+      const exps = scores.map((s) => Math.exp(s - max));
+      const z = exps.reduce((a, b) => a + b, 0);
+      const goldIdx = r.candidates.map(([p], i) => (r.gold.includes(p) ? i : -1)).filter((i) => i >= 0);
+      const target = 1 / goldIdx.length;
+      r.candidates.forEach(([, x], i) => {
+        const coef = exps[i] / z - (goldIdx.includes(i) ? target : 0);
+        for (let j = 0; j < d; j++) g[j] += coef * x[j];
+      });
+    }
+    for (let j = 0; j < d; j++) {
+      const grad = g[j] / usable.length + l2 * w[j];
+      m[j] = 0.9 * m[j] + 0.1 * grad;
+      v[j] = 0.999 * v[j] + 0.001 * grad * grad;
+      const mh = m[j] / (1 - 0.9 ** t);
+      const vh = v[j] / (1 - 0.999 ** t);
+      w[j] -= (rate * mh) / (Math.sqrt(vh) + 1e-8);
+    }
+  }
+  return Object.fromEntries(FEATURES.map((f, i) => [f, Math.round(w[i] * 1e4) / 1e4]));
+}
+
+function rankWith(weights, row) {
+  const w = FEATURES.map((f) => weights[f] ?? 0);
+  return row.candidates
+    .map(([p, x]) => [p, x.reduce((s, xi, i) => s + xi * w[i], 0)])
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .map(([p]) => p);
+}
+
+function metrics(pairs) {
+  // pairs: [{ ranking, gold }]
+  const n = pairs.length;
+  if (n === 0) return { n: 0 };
+  const recall = (k) => pairs.reduce((s, { ranking, gold }) => s + gold.filter((p) => ranking.slice(0, k).includes(p)).length / gold.length, 0) / n;
+  const mrr = pairs.reduce((s, { ranking, gold }) => {
+    const i = ranking.findIndex((p) => gold.includes(p));
+    return s + (i >= 0 ? 1 / (i + 1) : 0);
+  }, 0) / n;
+  return { n, r1: recall(1), r5: recall(5), r10: recall(10), mrr };
+}
+
+/** Documents shuffled with a seeded generator, dealt round-robin into folds. */
+function foldsByDocument(rows) {
+  const docs = [...new Set(rows.map((r) => `${r.split}/${r.doc}`))].sort();
+  let s = seed >>> 0 || 1;
+  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  for (let i = docs.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [docs[i], docs[j]] = [docs[j], docs[i]];
+  }
+  const foldOf = new Map(docs.map((d, i) => [d, i % folds]));
+  return rows.map((r) => foldOf.get(`${r.split}/${r.doc}`));
+}
+
+const pct = (x) => (x === undefined ? '–' : `${(x * 100).toFixed(1)}%`);
+
+function table(title, groups) {
+  console.log(`\n${title}`);
+  console.log('| group | n | ranker R@1 | R@5 | R@10 | MRR | BM25 pages R@1 | R@5 | R@10 | MRR | Δ R@5 |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const [name, sel] of groups) {
+    const a = metrics(sel.map((r) => ({ ranking: r.cv, gold: r.gold })));
+    const b = metrics(sel.map((r) => ({ ranking: r.bm25, gold: r.gold })));
+    if (!a.n) continue;
+    console.log(`| ${name} | ${a.n} | ${pct(a.r1)} | ${pct(a.r5)} | ${pct(a.r10)} | ${a.mrr.toFixed(3)} | ${pct(b.r1)} | ${pct(b.r5)} | ${pct(b.r10)} | ${b.mrr.toFixed(3)} | ${((a.r5 - b.r5) * 100).toFixed(1)} pp |`);
+  }
+}
+
+const questions = readQuestions();
+console.log(`[fit] ${questions.length} questions from ${questionFiles.map((f) => relative(root, f)).join(', ')}`);
+const all = await collect(questions);
+const rows = all.filter((r) => r.gold.length > 0);
+console.log(`[fit] ${rows.length} questions with evidence pages over ${new Set(rows.map((r) => `${r.split}/${r.doc}`)).size} documents; ${folds}-fold CV grouped by document`);
+
+const foldOf = foldsByDocument(rows);
+const foldWeights = [];
+for (let k = 0; k < folds; k++) {
+  const weights = fit(rows.filter((_, i) => foldOf[i] !== k));
+  foldWeights.push(weights);
+  rows.forEach((r, i) => {
+    if (foldOf[i] === k) r.cv = rankWith(weights, r);
+  });
+}
+const unfitted = toolhub.DEFAULT_PAGE_RANKER_MODEL.weights;
+for (const r of rows) r.prior = rankWith(unfitted, r);
+
+const bySplit = [...new Set(rows.map((r) => r.split))].map((s) => [s, rows.filter((r) => r.split === s)]);
+const byBench = [...new Set(rows.map((r) => r.benchmark))].map((b) => [b, rows.filter((r) => r.benchmark === b)]);
+const bySource = [...new Set(rows.flatMap((r) => r.sources))].sort().map((s) => [s, rows.filter((r) => r.sources.includes(s))]);
+table('Cross-validated page ranking vs BM25 over pages (same run):', [['all', rows], ...bySplit]);
+table('By benchmark:', byBench);
+table('By evidence source (a question counts in each of its sources):', bySource);
+const cur = metrics(rows.map((r) => ({ ranking: r.prior, gold: r.gold })));
+console.log(`\nCurrent default model (in-sample for a fitted one): R@5 ${pct(cur.r5)}, MRR ${cur.mrr.toFixed(3)}`);
+
+const final = fit(rows);
+const cvAll = metrics(rows.map((r) => ({ ranking: r.cv, gold: r.gold })));
+const bmAll = metrics(rows.map((r) => ({ ranking: r.bm25, gold: r.gold })));
+let commit = 'unknown';
+try {
+  commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+} catch {}
+const model = {
+  format: 'doctree.page-ranker',
+  version: 1,
+  weights: final,
+  fitted: {
+    script: 'tools/fit/fit-page-ranker.mjs',
+    commit,
+    questions: questionFiles.map((f) => relative(root, f)),
+    n_questions: rows.length,
+    n_documents: new Set(rows.map((r) => `${r.split}/${r.doc}`)).size,
+    folds,
+    seed,
+    l2,
+    cv: { r1: round(cvAll.r1), r5: round(cvAll.r5), r10: round(cvAll.r10), mrr: round(cvAll.mrr) },
+    bm25_pages: { r1: round(bmAll.r1), r5: round(bmAll.r5), r10: round(bmAll.r10), mrr: round(bmAll.mrr) },
+  },
+};
+function round(x) {
+  return Math.round(x * 1e4) / 1e4;
+}
+console.log('\nWeights (all questions):');
+for (const f of FEATURES) console.log(`  ${f.padEnd(22)} ${final[f].toFixed(3)}   folds ${foldWeights.map((w) => w[f].toFixed(2)).join(' ')}`);
+mkdirSync(dirname(outFile), { recursive: true });
+writeFileSync(outFile, JSON.stringify(model, null, 2) + '\n');
+console.log(`\nModel: ${relative(root, outFile)}`);
+if (flag('write-default')) {
+  const file = join(root, 'packages/toolhub/src/pages/page-ranker-model.ts');
+  const body = `import type { PageRankerModel } from './page-ranker.js';
+
+/**
+ * The page ranker's default model. Written by \`node tools/fit/fit-page-ranker.mjs --write-default\` (do not edit by
+ * hand): \`fitted\` records the questions, folds and cross-validated metrics the weights came from.
+ */
+export const DEFAULT_PAGE_RANKER_MODEL: PageRankerModel = ${JSON.stringify(model, null, 2)};
+`;
+  writeFileSync(file, body);
+  console.log(`Default model written: ${relative(root, file)} (rebuild toolhub)`);
+}
