@@ -77,6 +77,24 @@ describe('askQuestion', () => {
     expect(again.answer.answer).toBe(2140);
   });
 
+  it('ranks pages with the page ranker model named by agent.page_ranker, and refuses a bad model file', async () => {
+    const base = await askQuestion(pdf, QUESTION, { config: config() });
+    expect(base.pageRanking.length).toBeGreaterThan(0);
+    expect(base.rankedPages.slice(0, base.pageRanking.length)).toEqual(base.pageRanking.map((p) => p.page));
+    const pagesEvent = base.answer.trace.events.find((e) => e.type === 'fuse' && e.data?.['stage'] === 'pages');
+    expect(pagesEvent?.message).toMatch(/pages ranked from/);
+    // A model that only trusts the pages a question names puts that page first, whatever the lanes say.
+    const modelFile = join(dir, 'hint-only.json');
+    writeFileSync(modelFile, JSON.stringify({ format: 'doctree.page-ranker', version: 1, weights: { hint: 10 } }));
+    const custom = await askQuestion(pdf, 'What does page 2 say about employees?', { config: config({ agent: { page_ranker: modelFile } }) });
+    expect(custom.rankedPages[0]).toBe(2);
+    expect(custom.pageRanking[0]!.features.hint).toBe(1);
+    const badFile = join(dir, 'bad-model.json');
+    writeFileSync(badFile, JSON.stringify({ format: 'doctree.page-ranker', version: 1, weights: { constructor: 1 } }));
+    await expect(askQuestion(pdf, QUESTION, { config: config({ agent: { page_ranker: badFile } }) })).rejects.toMatchObject({ code: 'SCHEMA_INVALID' });
+    await expect(askQuestion(pdf, QUESTION, { config: config({ agent: { page_ranker: join(dir, 'missing.json') } }) })).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND' });
+  });
+
   it('LLM path: the real ChatOpenAI client routes, reads and judges through the endpoint; every call is traced; the key never shows', async () => {
     server = await startScriptedOpenAIServer({ chatFallback: happy });
     const run = await askQuestion(pdf, QUESTION, { config: llmConfig(), components: {} });

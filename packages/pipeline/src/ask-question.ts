@@ -1,5 +1,6 @@
 import { createChatClient, DocTreeAgent, DryRunChatClient, type AgentRun, type AskOptions, type ChatCallRecord, type DocTreeAgentOptions } from '@doctree/agents';
 import { configSecrets, resolveConfig, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
+import { pageRankerFromConfig } from './page-ranker-file.js';
 import { prepareDocument, type PrepareDocumentOptions, type PreparedDocument } from './prepare-document.js';
 
 /** Options of {@link openAgent}. */
@@ -57,7 +58,9 @@ export async function openAgent(input: string, options: OpenAgentOptions = {}): 
     chatOption === null ? undefined : (chatOption ?? createChatClient(config, { dryRun, ...(onChatCall ? { onCall: onChatCall } : {}) }));
   const document = await prepareDocument(input, { ...prepare, config, chat: dryRun || chat === undefined ? null : chat });
   const vision = chat && !dryRun && config.llm.vlm_model !== undefined ? { vision: { client: chat } } : {};
+  const pageRanker = await pageRankerFromConfig(config);
   const agent = new DocTreeAgent({
+    ...(pageRanker ? { pageRanker } : {}),
     index: document.index,
     ...(chat ? { chat } : {}),
     ...vision,

@@ -5,6 +5,7 @@ import { estimateTokens } from '@doctree/index';
 import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@doctree/rag-baseline';
 import { configSecrets, DocTreeError, type Answer, type AnswerReader, type ChatModelClient, type DocTreeConfig, type Observation, type Question, type RouterDecision, type TraceEvent } from '@doctree/schema';
 import { EvalDocuments, recordedBuildMs, type EvalDocumentsOptions } from './eval-documents.js';
+import { pageRankerFromConfig } from './page-ranker-file.js';
 
 /** Ids of the systems {@link createEvalSystems} knows, in report order. */
 export const EVAL_SYSTEM_IDS = [
@@ -158,7 +159,7 @@ export class DocTreeQaSystem extends BaseQaSystem {
       label: this.#options.label ?? 'DocTree',
       description: ablated.length === 0 ? 'DocTree agent: router, planner, ToolHub stages, observer, reader, judger, REPLAN' : `DocTree agent without: ${ablated.join(', ')}`,
       ...(this.#options.ablationOf !== undefined ? { ablationOf: this.#options.ablationOf } : {}),
-      config: { ...sharedConfig(this.#context), system: 'doctree', agent: this.switches },
+      config: { ...sharedConfig(this.#context), system: 'doctree', agent: this.switches, page_ranker: this.#context.config.agent.page_ranker },
     };
   }
 
@@ -168,8 +169,10 @@ export class DocTreeQaSystem extends BaseQaSystem {
     if (cached !== undefined && cached.docDir === prepared.docDir && cached.agent.index === prepared.index) return cached.agent;
     const { lanes, expansion, maxReplans, router } = this.switches;
     const { chat, config, secrets } = this.#context;
+    const pageRanker = await pageRankerFromConfig(config);
     const agent = new DocTreeAgent({
       index: prepared.index,
+      ...(pageRanker ? { pageRanker } : {}),
       ...(chat ? { chat } : { reader: this.#context.reader }),
       router: router === 'single-template' ? 'single-template' : chat ? 'auto' : 'rules',
       lanes,

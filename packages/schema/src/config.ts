@@ -57,6 +57,11 @@ export type IndexConfig = z.infer<typeof IndexConfigSchema>;
 export const AgentConfigSchema = z.object({
   max_replans: z.number().int().nonnegative().default(2),
   ctx_tokens: z.number().int().positive().default(1500),
+  /**
+   * A page ranker model file (`doctree.page-ranker` JSON, written by `tools/fit/fit-page-ranker.mjs` from your own
+   * questions); null uses the model shipped with `@doctree/toolhub`. Relative paths are read from the working folder.
+   */
+  page_ranker: z.string().min(1).nullable().default(null),
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 
@@ -99,11 +104,20 @@ export interface ResolvedConfig {
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Sets `out[key]` as an own property. Keys come from configuration files and other JSON: an assignment to
+ * `__proto__` would replace the object's prototype (and its values would then be inherited, unseen by checks).
+ */
+function setOwn(out: Plain, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function deepMerge(base: Plain, over: Plain): Plain {
   const out: Plain = { ...base };
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
-    out[k] = isPlain(v) && isPlain(out[k]) ? deepMerge(out[k] as Plain, v) : v;
+    const current = Object.hasOwn(out, k) ? out[k] : undefined;
+    setOwn(out, k, isPlain(v) && isPlain(current) ? deepMerge(current, v) : v);
   }
   return out;
 }
@@ -192,7 +206,7 @@ export function redactSecrets<T>(value: T, secrets: readonly (string | undefined
       if (seen.has(v)) return '[circular]';
       seen.add(v);
       const out: Plain = {};
-      for (const [k, x] of Object.entries(v)) out[k] = SECRET_KEY.test(k) && x !== undefined && x !== null && x !== '' ? REDACTED : walk(x, seen);
+      for (const [k, x] of Object.entries(v)) setOwn(out, k, SECRET_KEY.test(k) && x !== undefined && x !== null && x !== '' ? REDACTED : walk(x, seen));
       return out;
     }
     return v;

@@ -437,6 +437,7 @@ export class DocTreeAgent {
       message: `${JSON.stringify(kept.read.result.answer)} (${kept.read.result.answer_format}) from attempt ${kept.attempt}`,
       data: { attempt: kept.attempt, reader: kept.read.reader, pages: [...new Set(kept.read.result.support.map((s) => s.page))], notes: (kept.read.result.notes ?? []).slice(0, 12) },
     });
+    const pageRanking = await this.#rankPages(question, decision, kept.retrieval, kept.read.result.support, trace, signal);
     const llm = llmTotals(trace);
     const answer = finalizeAnswer(
       {
@@ -447,7 +448,6 @@ export class DocTreeAgent {
       o.finalize ?? {},
     );
     emit('finalize', kept.attempt, `${JSON.stringify(answer.answer)} · confidence ${answer.confidence.toFixed(2)} · pages ${answer.pages.join(', ') || '-'}`);
-    const pageRanking = await this.#rankPages(question, decision, kept.retrieval, answer, trace, signal);
     const toolCalls = trace.eventsOf('tool_call').length;
     return {
       answer,
@@ -551,7 +551,7 @@ export class DocTreeAgent {
    * Ranks pages from every lane of the kept retrieval plus the page lanes over the whole document (scoping narrows,
    * never hides), and records the ranking with each page's features as a `fuse` event.
    */
-  async #rankPages(question: string, decision: RouterDecision, retrieval: PlanRetrieval, answer: Answer, trace: TraceRecorder, signal: AbortSignal | undefined): Promise<RankedPageEvidence[]> {
+  async #rankPages(question: string, decision: RouterDecision, retrieval: PlanRetrieval, support: ReadonlyArray<{ page: number }>, trace: TraceRecorder, signal: AbortSignal | undefined): Promise<RankedPageEvidence[]> {
     const lanes = this.#options.lanes;
     const found = await pageViewFor(this.index).search(question, signal ? { signal } : {});
     const pageLanes = {
@@ -564,7 +564,7 @@ export class DocTreeAgent {
       nodeLanes,
       fused: retrieval.hits,
       packPages: retrieval.pack.items.map((item) => item.page),
-      supportPages: answer.support.map((s) => s.page),
+      supportPages: support.map((s) => s.page),
       pageHints: rerankContextFromDecision(question, decision).page_hints ?? [],
     });
     trace.record({
