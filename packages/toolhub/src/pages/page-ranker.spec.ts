@@ -16,6 +16,7 @@ const hit = (page: number, node = `n${page}`, method = 'bm25_node.search'): Hit 
   bbox: null,
   score_raw: 1,
   method,
+  extra: {},
 });
 
 const empty = (over: Partial<PageRankInput> = {}): PageRankInput => ({ pageLanes: {}, nodeLanes: [], fused: [], packPages: [], supportPages: [], pageHints: [], ...over });
