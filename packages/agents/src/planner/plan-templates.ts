@@ -21,15 +21,18 @@ const TABLES = 'table_index.search';
 const CHARTS = 'chart_index.search';
 const PAGES = 'page_locator.locate';
 
-/** Names and synonyms of financial statements, added to searches (question rewriting, seed 000 §4). */
-const STATEMENT_SYNONYMS: Record<string, string[]> = {
-  'cash flow statement': ['statement of cash flows', 'cash flows from operating activities'],
-  'balance sheet': ['statement of financial position', 'total assets', 'total liabilities'],
-  'income statement': ['statement of operations', 'statement of income', 'net income'],
-  'statement of comprehensive income': ['comprehensive income'],
-  "statement of shareholders' equity": ["stockholders' equity", "shareholders' equity"],
-  'notes to the financial statements': ['notes to consolidated financial statements'],
-};
+/**
+ * Names and synonyms of financial statements, added to searches (question rewriting, seed 000 §4). A Map: it is looked
+ * up with the router's object texts, which an LLM router writes freely (`constructor` must find nothing).
+ */
+const STATEMENT_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['cash flow statement', ['statement of cash flows', 'cash flows from operating activities']],
+  ['balance sheet', ['statement of financial position', 'total assets', 'total liabilities']],
+  ['income statement', ['statement of operations', 'statement of income', 'net income']],
+  ['statement of comprehensive income', ['comprehensive income']],
+  ["statement of shareholders' equity", ["stockholders' equity", "shareholders' equity"]],
+  ['notes to the financial statements', ['notes to consolidated financial statements']],
+]);
 
 /** Facts of the decision every template uses. */
 interface Facts {
@@ -59,7 +62,7 @@ function facts(decision: RouterDecision): Facts {
   const s = decision.signals;
   const labels = s.objects.flatMap((o) => (o.label !== undefined ? [o.label] : []));
   const statements = s.objects.filter((o) => o.kind === 'statement').map((o) => o.text);
-  const synonyms = statements.flatMap((st) => STATEMENT_SYNONYMS[st] ?? []);
+  const synonyms = statements.flatMap((st) => STATEMENT_SYNONYMS.get(st) ?? []);
   const kinds = new Set(s.objects.map((o) => o.kind));
   const countedRoles = [...(kinds.has('table') ? ['table'] : []), ...(kinds.has('chart') ? ['chart', 'image'] : []), ...(kinds.has('figure') ? ['image', 'chart'] : [])];
   const section = s.objects.find((o) => o.kind === 'section');

@@ -55,13 +55,18 @@ export function scoreSentences(evidence: EvidenceSet, entries: readonly Evidence
 }
 
 /** The year written closest to `[start, end)` of a sentence (gap between the spans). */
-/** Short forms of measurement units (`16 g` answers "how many grams"). */
-const UNIT_ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
-  gram: ['g', 'gr'], kilogram: ['kg'], milligram: ['mg'], liter: ['l', 'ltr'], litre: ['l', 'ltr'], milliliter: ['ml'], millilitre: ['ml'],
-  meter: ['m'], metre: ['m'], centimeter: ['cm'], centimetre: ['cm'], millimeter: ['mm'], millimetre: ['mm'], kilometer: ['km'], kilometre: ['km'],
-  second: ['s', 'sec', 'secs'], minute: ['min', 'mins'], hour: ['h', 'hr', 'hrs'], day: ['d'], degree: ['°', '°c', '°f'], watt: ['w'], volt: ['v'],
-  percent: ['%'], percentage: ['%'], pound: ['lb', 'lbs'], ounce: ['oz'], inch: ['in', '"'], foot: ['ft'], feet: ['ft'], byte: ['b'],
-};
+/**
+ * Short forms of measurement units (`16 g` answers "how many grams"). A Map: it is looked up with the question's word
+ * ("how many constructors" must find nothing, not `Object.prototype.constructor`).
+ */
+const UNIT_ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    gram: ['g', 'gr'], kilogram: ['kg'], milligram: ['mg'], liter: ['l', 'ltr'], litre: ['l', 'ltr'], milliliter: ['ml'], millilitre: ['ml'],
+    meter: ['m'], metre: ['m'], centimeter: ['cm'], centimetre: ['cm'], millimeter: ['mm'], millimetre: ['mm'], kilometer: ['km'], kilometre: ['km'],
+    second: ['s', 'sec', 'secs'], minute: ['min', 'mins'], hour: ['h', 'hr', 'hrs'], day: ['d'], degree: ['°', '°c', '°f'], watt: ['w'], volt: ['v'],
+    percent: ['%'], percentage: ['%'], pound: ['lb', 'lbs'], ounce: ['oz'], inch: ['in', '"'], foot: ['ft'], feet: ['ft'], byte: ['b'],
+  }),
+);
 
 /** True when the words right after a number name what the question measures (`16 g` for grams, `9 steps`). */
 function measuredBy(after: string, measure: string): boolean {
@@ -69,7 +74,7 @@ function measuredBy(after: string, measure: string): boolean {
   if (!next) return false;
   const singular = measure.replace(/(?:es|s)$/, '');
   const words = [next[1], next[2]].filter((w): w is string => Boolean(w)).map((w) => w.toLowerCase());
-  const short = UNIT_ABBREVIATIONS[singular] ?? UNIT_ABBREVIATIONS[measure] ?? [];
+  const short = UNIT_ABBREVIATIONS.get(singular) ?? UNIT_ABBREVIATIONS.get(measure) ?? [];
   return words.some((w) => stemWord(w) === stemWord(measure) || w.replace(/(?:es|s)$/, '') === singular || short.includes(w));
 }
 

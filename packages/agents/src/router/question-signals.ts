@@ -38,20 +38,25 @@ export interface ExtractSignalsOptions {
   pageCount?: number;
 }
 
-const WORD_NUMBERS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-};
-const ORDINALS: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
-  '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5, '6th': 6, '7th': 7, '8th': 8, '9th': 9, '10th': 10,
-};
+// Looked up with words of the question: Maps, so that no word finds a property of Object.prototype.
+const WORD_NUMBERS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+    eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
+  }),
+);
+const ORDINALS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+    '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5, '6th': 6, '7th': 7, '8th': 8, '9th': 9, '10th': 10,
+  }),
+);
 const MAX_PAGE = 100_000;
 
 function numberWord(token: string): number | undefined {
   const lower = token.toLowerCase();
   if (/^[0-9]+$/.test(lower)) return Number(lower);
-  return WORD_NUMBERS[lower];
+  return WORD_NUMBERS.get(lower);
 }
 
 /** Parses "3", "3-5", "3, 5 and 7", "3 to 5" into pages. */
@@ -85,7 +90,7 @@ function findPages(question: string, pageCount: number | undefined): { pages: nu
   const pages: number[] = [];
   for (const pattern of PAGE_PATTERNS) for (const m of question.matchAll(pattern)) pages.push(...pageList(m[1]!));
   for (const m of question.matchAll(/\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|[1-9](?:st|nd|rd|th)|10th)\s+(?:page|slide)s?\b/gi)) {
-    pages.push(ORDINALS[m[1]!.toLowerCase()]!);
+    pages.push(ORDINALS.get(m[1]!.toLowerCase())!);
   }
   if (/\b(?:cover|front|title)\s+(?:page|slide)\b/i.test(question)) pages.push(1);
   let last = false;
@@ -325,12 +330,16 @@ function findEntities(question: string, limit = 8): string[] {
   return [...new Set(out)].slice(0, limit);
 }
 
+/** Decimal places of "round to the nearest …". */
+const NEAREST_DECIMALS: ReadonlyMap<string, number> = new Map(
+  Object.entries({ 'whole number': 0, integer: 0, percent: 0, dollar: 0, tenth: 1, hundredth: 2, cent: 2, thousandth: 3 }),
+);
+
 function findRounding(question: string): number | undefined {
   const m = /\bround(?:ed|ing)?\s+(?:\w+\s+){0,4}?to\s+(?:the\s+)?(?:(\d+|one|two|three|four)\s+decimal\s+(?:places?|points?)|nearest\s+(whole\s+number|integer|tenth|hundredth|thousandth|percent|dollar|cent))/i.exec(question);
   if (!m) return undefined;
   if (m[1] !== undefined) return numberWord(m[1]);
-  const nearest: Record<string, number> = { 'whole number': 0, integer: 0, percent: 0, dollar: 0, tenth: 1, hundredth: 2, cent: 2, thousandth: 3 };
-  return nearest[m[2]!.toLowerCase().replace(/\s+/g, ' ')];
+  return NEAREST_DECIMALS.get(m[2]!.toLowerCase().replace(/\s+/g, ' '));
 }
 
 /** Two line items a question combines, and how. */

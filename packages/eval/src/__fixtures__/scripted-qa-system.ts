@@ -57,7 +57,7 @@ export class ScriptedQaSystem extends BaseQaSystem {
       this.options.onAnswer?.(question, this.answered.length + 1);
       await new Promise((r) => setTimeout(r, 2));
       this.answered.push(question.id);
-      const script = this.options.answers[question.id];
+      const script = Object.hasOwn(this.options.answers, question.id) ? this.options.answers[question.id] : undefined;
       if (script === undefined || script.fail !== undefined) throw new Error(script?.fail ?? `no scripted answer for ${question.id}`);
       const calls = script.llmCalls ?? 0;
       const trace: Trace = {

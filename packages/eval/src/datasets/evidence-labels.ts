@@ -1,13 +1,18 @@
 import type { Question } from '@doctree/schema';
 
-/** Report labels of MMLongBench-Doc's evidence sources. */
-export const EVIDENCE_SOURCE_LABELS: Readonly<Record<string, string>> = {
-  'Pure-text (Plain-text)': 'text',
-  Table: 'table',
-  Chart: 'chart',
-  Figure: 'figure',
-  'Generalized-text (Layout)': 'layout',
-};
+/**
+ * Report labels of MMLongBench-Doc's evidence sources. A frozen table without a prototype: it is looked up with the
+ * source strings of datasets, and a source such as `constructor` must find nothing.
+ */
+export const EVIDENCE_SOURCE_LABELS: Readonly<Record<string, string>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, string>, {
+    'Pure-text (Plain-text)': 'text',
+    Table: 'table',
+    Chart: 'chart',
+    Figure: 'figure',
+    'Generalized-text (Layout)': 'layout',
+  }),
+);
 
 /** Label of unanswerable questions (they have no evidence). */
 export const UNANSWERABLE_LABEL = 'unanswerable';
@@ -31,7 +36,7 @@ export function evidenceSourceLabels(question: Question): string[] {
   if (!question.answerable || question.answer_format === 'None') return [UNANSWERABLE_LABEL];
   const sources = question.evidence_sources ?? [];
   if (sources.length === 0) return [question.evidence_sources === null && isFinanceQuestion(question) ? FINANCIAL_STATEMENT_LABEL : UNKNOWN_SOURCE_LABEL];
-  const labels = sources.map((s) => EVIDENCE_SOURCE_LABELS[s] ?? s.trim().toLowerCase());
+  const labels = sources.map((s) => (Object.hasOwn(EVIDENCE_SOURCE_LABELS, s) ? EVIDENCE_SOURCE_LABELS[s]! : s.trim().toLowerCase()));
   return [...new Set(labels)];
 }
 

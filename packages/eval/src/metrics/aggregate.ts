@@ -102,9 +102,8 @@ function groupBy(predictions: readonly ScoredPrediction[], keysOf: (p: ScoredPre
       else groups.set(key, [p]);
     }
   }
-  const out: Record<string, MetricGroup> = {};
-  for (const key of ordered(groups.keys(), order)) out[key] = groupMetrics(groups.get(key)!, ks);
-  return out;
+  // Group labels come from datasets: fromEntries defines own properties (an assignment would take `__proto__` for the prototype).
+  return Object.fromEntries(ordered(groups.keys(), order).map((key) => [key, groupMetrics(groups.get(key)!, ks)]));
 }
 
 /** Asserts that predictions carry gold and scores (as the eval runner writes them). */

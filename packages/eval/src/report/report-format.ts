@@ -1,4 +1,4 @@
-import type { Metrics, MetricsFile } from '@doctree/schema';
+import type { MetricGroup, Metrics, MetricsFile } from '@doctree/schema';
 
 /** Series colours of the charts (colour-blind friendly order). */
 export const SERIES_COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
@@ -59,6 +59,15 @@ export function delta(value: number | undefined, base: number | undefined): stri
   if (value === undefined || base === undefined) return '–';
   const d = (value - base) * 100;
   return `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(1)} pp`;
+}
+
+/**
+ * The group `key` of a system's breakdown, or undefined when the system has none: own entries only, since group labels
+ * come from datasets (a source `constructor` must not find `Object.prototype.constructor`).
+ */
+export function breakdownGroup(system: Metrics, breakdown: 'by_source' | 'by_format', key: string): MetricGroup | undefined {
+  const groups = system[breakdown];
+  return Object.hasOwn(groups, key) ? groups[key] : undefined;
 }
 
 /** Labels of the groups a breakdown has across systems, in the order of the first system that has them. */

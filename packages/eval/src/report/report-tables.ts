@@ -1,6 +1,6 @@
 import type { MetricGroup, MetricsFile } from '@doctree/schema';
 
-import { ablationGroups, count, delta, groupKeys, headlineK, milliseconds, percent, systemLabel } from './report-format.js';
+import { ablationGroups, breakdownGroup, count, delta, groupKeys, headlineK, milliseconds, percent, systemLabel } from './report-format.js';
 
 /** A table of a report, rendered as Markdown or HTML. */
 export interface ReportTable {
@@ -70,14 +70,14 @@ export function reportTables(file: MetricsFile): ReportTable[] {
       id: `accuracy-${breakdown}`,
       title: `Accuracy by ${title}`,
       headers: [title[0]!.toUpperCase() + title.slice(1), 'Questions', ...file.systems.map(systemLabel)],
-      rows: keys.map((key) => [key, count(Math.max(...file.systems.map((m) => m[breakdown][key]?.n ?? 0))), ...file.systems.map((m) => percent(m[breakdown][key]?.accuracy))]),
+      rows: keys.map((key) => [key, count(Math.max(...file.systems.map((m) => breakdownGroup(m, breakdown, key)?.n ?? 0))), ...file.systems.map((m) => percent(breakdownGroup(m, breakdown, key)?.accuracy))]),
       ...(breakdown === 'by_source' ? { note: 'A question with several evidence sources counts in each (as in MMLongBench-Doc). FinanceBench questions have no source annotation and are grouped as financial-statement.' } : {}),
     });
     tables.push({
       id: `recall-${breakdown}`,
       title: `Recall@${k} by ${title}`,
       headers: [title[0]!.toUpperCase() + title.slice(1), ...file.systems.map(systemLabel)],
-      rows: keys.filter((key) => file.systems.some((m) => (m[breakdown][key]?.n_retrieval ?? 0) > 0)).map((key) => [key, ...file.systems.map((m) => retrieval(m[breakdown][key], k))]),
+      rows: keys.filter((key) => file.systems.some((m) => (breakdownGroup(m, breakdown, key)?.n_retrieval ?? 0) > 0)).map((key) => [key, ...file.systems.map((m) => retrieval(breakdownGroup(m, breakdown, key), k))]),
     });
   }
   const groups = ablationGroups(file);

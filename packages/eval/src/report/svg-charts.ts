@@ -1,7 +1,7 @@
 import type { MetricsFile } from '@doctree/schema';
 
 import { escapeHtml } from './html-escape.js';
-import { groupKeys, seriesColor, systemLabel } from './report-format.js';
+import { breakdownGroup, groupKeys, seriesColor, systemLabel } from './report-format.js';
 
 const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
 
@@ -79,7 +79,7 @@ export function accuracyBySourceSvg(file: MetricsFile): string {
   const groupWidth = Math.max(Math.max(1, systems.length) * barWidth + groupGap, 56);
   const plotWidth = Math.max(240, groups.length * groupWidth);
   const plotHeight = 220;
-  const labels = groups.map((group) => `${group} (n=${Math.max(0, ...systems.map((m) => m.by_source[group]?.n ?? 0))})`);
+  const labels = groups.map((group) => `${group} (n=${Math.max(0, ...systems.map((m) => breakdownGroup(m, 'by_source', group)?.n ?? 0))})`);
   // Room on the left for the first turned label.
   const left = Math.max(48, Math.ceil((labels[0]?.length ?? 0) * 6.5 * Math.cos((35 * Math.PI) / 180) - groupWidth / 2 + 8));
   // Group labels are turned by 35° so that long ones (financial-statement) do not overlap: make room below.
@@ -91,7 +91,7 @@ export function accuracyBySourceSvg(file: MetricsFile): string {
       const gx = left + gi * groupWidth + (groupWidth - systems.length * barWidth) / 2;
       const rects = systems
         .map((m, si) => {
-          const g = m.by_source[group];
+          const g = breakdownGroup(m, 'by_source', group);
           const value = g?.accuracy ?? 0;
           const h = Math.max(1.5, plotHeight * Math.min(1, Math.max(0, value)));
           const x = gx + si * barWidth;

@@ -258,10 +258,11 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const earlier = await readJsonLinesFile(files.predictions, PredictionSchema, 'prediction');
   const latest = new Map<string, Prediction>();
   for (const p of earlier.records) latest.set(pairKey(p.system, p.id), p);
-  const builds = new Map<string, Record<string, number>>();
+  // Build times per system, per document file (file names are data: Maps, not object keys).
+  const builds = new Map<string, Map<string, number>>();
   for (const b of (await readJsonLinesFile(files.builds, BuildRecordSchema, 'build record')).records) {
-    const perDoc = builds.get(b.system) ?? {};
-    perDoc[b.doc_file] ??= b.build_ms;
+    const perDoc = builds.get(b.system) ?? new Map<string, number>();
+    if (!perDoc.has(b.doc_file)) perDoc.set(b.doc_file, b.build_ms);
     builds.set(b.system, perDoc);
   }
 
@@ -298,9 +299,9 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
             emit('prepare', { docFile });
             const result = await system.prepare({ docFile, path, ...(signal ? { signal } : {}) });
             const buildMs = Number.isFinite(result?.buildMs) && result.buildMs >= 0 ? result.buildMs : 0;
-            const perDoc = builds.get(system.id) ?? {};
-            if (perDoc[docFile] === undefined) {
-              perDoc[docFile] = buildMs;
+            const perDoc = builds.get(system.id) ?? new Map<string, number>();
+            if (!perDoc.has(docFile)) {
+              perDoc.set(docFile, buildMs);
               builds.set(system.id, perDoc);
               await buildsOut.append({ system: system.id, doc_file: docFile, build_ms: buildMs });
             }
@@ -400,7 +401,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       const d = descriptions.get(s.id)!;
       const perDoc = builds.get(s.id);
       const docs = new Set(questions.map((q) => q.doc_file));
-      const buildMs = perDoc ? Object.fromEntries(Object.entries(perDoc).filter(([doc]) => docs.has(doc))) : undefined;
+      const buildMs = perDoc ? Object.fromEntries([...perDoc].filter(([doc]) => docs.has(doc))) : undefined;
       return { id: s.id, ...(d.label !== undefined ? { label: d.label } : {}), ...(d.ablationOf !== undefined ? { ablationOf: d.ablationOf } : {}), ...(buildMs ? { buildMs } : {}) };
     }),
   });

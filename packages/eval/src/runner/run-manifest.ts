@@ -88,7 +88,7 @@ export function manifestConflicts(previous: RunManifest, next: RunManifest): str
   if (previous.scoring.extract !== next.scoring.extract) conflicts.push(`answer extraction ${previous.scoring.extract} → ${next.scoring.extract}`);
   if (previous.judge_model !== next.judge_model) conflicts.push(`judge ${previous.judge_model ?? 'none'} → ${next.judge_model ?? 'none'}`);
   for (const [id, system] of Object.entries(next.systems)) {
-    const before = previous.systems[id];
+    const before = Object.hasOwn(previous.systems, id) ? previous.systems[id] : undefined;
     if (before !== undefined && before.config_sha256 !== system.config_sha256) {
       conflicts.push(`system ${id}: configuration changed (${canonicalJson(before.config ?? {})} → ${canonicalJson(system.config ?? {})})`);
     }

@@ -49,12 +49,25 @@ const FIGURE_ROLES = new Set(['image', 'chart']);
 /** Aliases for units found in text (`%` → percent pct …), as one string for the sparse `aliases` field. */
 function unitAliases(units: readonly string[]): string {
   return units
-    .map((u) => UNIT_ALIASES[u])
+    .map((u) => (Object.hasOwn(UNIT_ALIASES, u) ? UNIT_ALIASES[u] : undefined))
     .filter(Boolean)
     .join(' ');
 }
 
 const labelNumber = (label: string | undefined): string | undefined => label?.replace(/^\S+\s+/, '');
+
+/**
+ * Sets `map[key]` as an own property, also for `__proto__` (which an assignment would take for the prototype): labels
+ * and numberings come from documents and may be any word.
+ */
+function setOwn(map: Record<string, string>, key: string, value: string): void {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** {@link setOwn} unless the map already has its own `key` (the first label wins). */
+function setFirst(map: Record<string, string>, key: string, value: string): void {
+  if (!Object.hasOwn(map, key)) setOwn(map, key, value);
+}
 
 /**
  * Builds dense (coarse sections × 4 variants, images, tables; leaves with `#cN` chunks), sparse BM25F, graph and
@@ -73,19 +86,19 @@ export function buildIndexRecords(tree: DocTree, summary: DocSummary, options: I
     const parentFilters: IndexFilters = section && section.role === 'section' ? { parent_section: section.node_id, ...(section.title ? { parent_title: section.title } : {}) } : {};
     if (node.role === 'section') {
       if (node.level <= opts.maxSectionLevel) addSection(node);
-      if (node.numbering) records.idMaps.section[node.numbering] = node.node_id;
+      if (node.numbering) setOwn(records.idMaps.section, node.numbering, node.node_id);
     } else if (FIGURE_ROLES.has(node.role) || node.role === 'table') {
       addFigureOrTable(node, parentFilters);
     } else if (LEAF_ROLES.has(node.role) && node.text.trim().length > 0) {
       addLeaf(node, parentFilters);
     }
     if (node.label) {
-      records.idMaps.label2id[node.label] ??= node.caption_of ?? node.node_id;
       const n = labelNumber(node.label);
       const target = node.caption_of ?? node.node_id;
-      if (n && node.label.startsWith('Figure')) records.idMaps.figure[n] ??= target;
-      if (n && node.label.startsWith('Table')) records.idMaps.table[n] ??= target;
-      if (n && node.label.startsWith('Equation')) records.idMaps.equation[n] ??= target;
+      setFirst(records.idMaps.label2id, node.label, target);
+      if (n && node.label.startsWith('Figure')) setFirst(records.idMaps.figure, n, target);
+      if (n && node.label.startsWith('Table')) setFirst(records.idMaps.table, n, target);
+      if (n && node.label.startsWith('Equation')) setFirst(records.idMaps.equation, n, target);
     }
   }
   records.edges = buildGraphEdges(tree, view);

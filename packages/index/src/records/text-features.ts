@@ -33,24 +33,29 @@ export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z0-9&'-]*[a-z0-9]|[a-z]|[0-9]+(?:[.,][0-9]+)*/g) ?? []).filter((w) => !STOPWORDS.has(w));
 }
 
-/** Units recognised in text, with the aliases they add to sparse docs. */
-export const UNIT_ALIASES: Record<string, string> = {
-  '%': 'percent pct percentage',
-  $: 'usd dollar dollars',
-  '€': 'eur euro euros',
-  '£': 'gbp pound pounds',
-  ms: 'millisecond milliseconds latency',
-  s: 'second seconds',
-  kg: 'kilogram kilograms',
-  km: 'kilometer kilometers',
-  mm: 'millimeter millimeters',
-  gb: 'gigabyte gigabytes',
-  mb: 'megabyte megabytes',
-  millions: 'million mn',
-  billions: 'billion bn',
-  thousands: 'thousand',
-  bps: 'basis points',
-};
+/**
+ * Units recognised in text, with the aliases they add to sparse docs. A frozen table without a prototype: looking up
+ * a word that is no unit (`constructor`, `toString`) gives undefined, never a property of Object.prototype.
+ */
+export const UNIT_ALIASES: Readonly<Record<string, string>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, string>, {
+    '%': 'percent pct percentage',
+    $: 'usd dollar dollars',
+    '€': 'eur euro euros',
+    '£': 'gbp pound pounds',
+    ms: 'millisecond milliseconds latency',
+    s: 'second seconds',
+    kg: 'kilogram kilograms',
+    km: 'kilometer kilometers',
+    mm: 'millimeter millimeters',
+    gb: 'gigabyte gigabytes',
+    mb: 'megabyte megabytes',
+    millions: 'million mn',
+    billions: 'billion bn',
+    thousands: 'thousand',
+    bps: 'basis points',
+  }),
+);
 
 /** Units found in text: `%`, currency symbols, scales (`in millions`), and common measurement units after numbers. */
 export function findUnits(text: string): string[] {

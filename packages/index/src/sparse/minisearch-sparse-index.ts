@@ -330,11 +330,17 @@ export class MiniSearchSparseIndex implements SparseIndex {
   }
 }
 
-/** Inverts MiniSearch's `match` (term → fields) into field → terms, fields in {@link SPARSE_FIELDS} order, terms in query order. */
+/**
+ * Inverts MiniSearch's `match` (term → fields) into field → terms, fields in {@link SPARSE_FIELDS} order, terms in query
+ * order. `match` is a plain object keyed by terms: only its own properties count (a query term `constructor` that this
+ * doc did not match must not find `Object.prototype.constructor`).
+ */
 function matchedByField(result: SearchResult, terms: readonly string[]): Partial<Record<SparseField, string[]>> {
   const byField = new Map<SparseField, string[]>();
   for (const term of terms) {
-    for (const field of result.match[term] ?? []) {
+    const fields: unknown = Object.hasOwn(result.match, term) ? result.match[term] : undefined;
+    if (!Array.isArray(fields)) continue;
+    for (const field of fields as string[]) {
       const list = byField.get(field as SparseField);
       if (list === undefined) byField.set(field as SparseField, [term]);
       else if (!list.includes(term)) list.push(term);

@@ -23,17 +23,33 @@ export const SPARSE_STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+// Every table below is looked up with words of documents and questions: they are Maps, so that `constructor`,
+// `toString` or `__proto__` are words like any other, never properties inherited from Object.prototype.
+
 /** Symbols turned into word tokens, so that `$`, `USD` and `usd` all match (and `%`, `percent`). */
-const SYMBOL_TOKENS: Record<string, string> = { $: 'usd', '€': 'eur', '£': 'gbp', '%': 'percent', '§': 'section' };
+const SYMBOL_TOKENS: ReadonlyMap<string, string> = new Map([
+  ['$', 'usd'],
+  ['€', 'eur'],
+  ['£', 'gbp'],
+  ['%', 'percent'],
+  ['§', 'section'],
+]);
 
 /** Abbreviations that always mean the same thing in documents (`Fig.`, `Eq.`): replaced before stemming. */
-const CANONICAL_WORDS: Record<string, string> = { fig: 'figure', figs: 'figures', eq: 'equation', eqs: 'equations', eqn: 'equation', pct: 'percent' };
+const CANONICAL_WORDS: ReadonlyMap<string, string> = new Map([
+  ['fig', 'figure'],
+  ['figs', 'figures'],
+  ['eq', 'equation'],
+  ['eqs', 'equations'],
+  ['eqn', 'equation'],
+  ['pct', 'percent'],
+]);
 
 /** Label kinds and the words that introduce them (`Fig. 3`, `Tables 2 and 3`, `Item 7A`, `§ 2.3`). */
-const LABEL_WORDS: Record<string, { kind: string; plural: boolean }> = {};
+const LABEL_WORDS = new Map<string, { kind: string; plural: boolean }>();
 function labelWords(kind: string, singular: readonly string[], plural: readonly string[]): void {
-  for (const word of singular) LABEL_WORDS[word] = { kind, plural: false };
-  for (const word of plural) LABEL_WORDS[word] = { kind, plural: true };
+  for (const word of singular) LABEL_WORDS.set(word, { kind, plural: false });
+  for (const word of plural) LABEL_WORDS.set(word, { kind, plural: true });
 }
 labelWords('figure', ['figure', 'fig'], ['figures', 'figs']);
 labelWords('table', ['table', 'tab', 'tbl'], ['tables', 'tabs']);
@@ -109,14 +125,18 @@ function rawTokens(text: string): RawToken[] {
 }
 
 const ROMAN = /^(x{0,3})(ix|iv|v?i{0,3})$/;
-const ROMAN_VALUES: Record<string, number> = { i: 1, v: 5, x: 10 };
+const ROMAN_VALUES: ReadonlyMap<string, number> = new Map([
+  ['i', 1],
+  ['v', 5],
+  ['x', 10],
+]);
 
 function romanToNumber(text: string): number | undefined {
   if (text.length === 0 || !ROMAN.test(text)) return undefined;
   let total = 0;
   for (let i = 0; i < text.length; i++) {
-    const value = ROMAN_VALUES[text[i]!]!;
-    const next = ROMAN_VALUES[text[i + 1] ?? ''] ?? 0;
+    const value = ROMAN_VALUES.get(text[i]!)!;
+    const next = ROMAN_VALUES.get(text[i + 1] ?? '') ?? 0;
     total += value < next ? -value : value;
   }
   return total;
@@ -154,7 +174,7 @@ function labelValue(kind: string, token: RawToken | undefined): LabelValue | und
  */
 function labelTerms(tokens: readonly RawToken[], i: number, out: string[], replaced: Set<number>): void {
   const head = tokens[i]!;
-  const label = head.kind === 'word' || head.kind === 'symbol' ? LABEL_WORDS[head.text] : undefined;
+  const label = head.kind === 'word' || head.kind === 'symbol' ? LABEL_WORDS.get(head.text) : undefined;
   if (label === undefined) return;
   let j = i + 1;
   let values = labelValue(label.kind, tokens[j]);
@@ -178,7 +198,7 @@ function wordTerms(text: string, out: string[]): void {
   if (text.length === 0) return;
   if (/^[a-z]+$/.test(text)) {
     if (SPARSE_STOPWORDS.has(text)) return;
-    out.push(stemEnglish(CANONICAL_WORDS[text] ?? text));
+    out.push(stemEnglish(CANONICAL_WORDS.get(text) ?? text));
     return;
   }
   out.push(text);
@@ -199,7 +219,7 @@ function cjkTerms(text: string, out: string[]): void {
 function tokenTerms(token: RawToken, out: string[]): void {
   switch (token.kind) {
     case 'symbol':
-      out.push(SYMBOL_TOKENS[token.text] ?? token.text);
+      out.push(SYMBOL_TOKENS.get(token.text) ?? token.text);
       return;
     case 'number':
       out.push(token.text);

@@ -17,23 +17,29 @@ const MAX_COLSPAN = 1000;
 /** Largest column count produced, so a hostile `colspan` cannot blow up memory. */
 const MAX_COLUMNS = 1000;
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ensp: '\u2002', emsp: '\u2003', thinsp: '\u2009',
-  shy: '\u00ad', zwj: '\u200d', zwnj: '\u200c', copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–',
-  minus: '−', lsquo: '‘', rsquo: '’', sbquo: '‚', ldquo: '“', rdquo: '”', bdquo: '„', laquo: '«', raquo: '»',
-  bull: '•', middot: '·', deg: '°', plusmn: '±', times: '×', divide: '÷', le: '≤', ge: '≥', ne: '≠', asymp: '≈',
-  equiv: '≡', infin: '∞', sum: '∑', prod: '∏', radic: '√', part: '∂', int: '∫', larr: '←', rarr: '→', uarr: '↑',
-  darr: '↓', harr: '↔', rArr: '⇒', lArr: '⇐', hArr: '⇔', forall: '∀', exist: '∃', isin: '∈', notin: '∉', sub: '⊂',
-  sup: '⊃', cap: '∩', cup: '∪', and: '∧', or: '∨', not: '¬', prime: '′', Prime: '″', permil: '‰', dagger: '†',
-  Dagger: '‡', sect: '§', para: '¶', micro: 'µ', euro: '€', pound: '£', yen: '¥', cent: '¢', curren: '¤',
-  frac12: '½', frac14: '¼', frac34: '¾', sup1: '¹', sup2: '²', sup3: '³', ordf: 'ª', ordm: 'º', iexcl: '¡',
-  iquest: '¿', alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ε', zeta: 'ζ', eta: 'η', theta: 'θ',
-  iota: 'ι', kappa: 'κ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ', omicron: 'ο', pi: 'π', rho: 'ρ', sigma: 'σ',
-  tau: 'τ', upsilon: 'υ', phi: 'φ', chi: 'χ', psi: 'ψ', omega: 'ω', Alpha: 'Α', Beta: 'Β', Gamma: 'Γ', Delta: 'Δ',
-  Theta: 'Θ', Lambda: 'Λ', Pi: 'Π', Sigma: 'Σ', Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω', auml: 'ä', ouml: 'ö', uuml: 'ü',
-  Auml: 'Ä', Ouml: 'Ö', Uuml: 'Ü', szlig: 'ß', eacute: 'é', egrave: 'è', ecirc: 'ê', aacute: 'á', agrave: 'à',
-  acirc: 'â', iacute: 'í', oacute: 'ó', uacute: 'ú', ntilde: 'ñ', ccedil: 'ç', Eacute: 'É', Ccedil: 'Ç', Ntilde: 'Ñ',
-};
+/**
+ * Named character references decoded by {@link decodeHtmlEntities}. A Map, looked up with names read from documents:
+ * `&constructor;` or `&toString;` are unknown names, not properties inherited from Object.prototype.
+ */
+const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ensp: '\u2002', emsp: '\u2003', thinsp: '\u2009',
+    shy: '\u00ad', zwj: '\u200d', zwnj: '\u200c', copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–',
+    minus: '−', lsquo: '‘', rsquo: '’', sbquo: '‚', ldquo: '“', rdquo: '”', bdquo: '„', laquo: '«', raquo: '»',
+    bull: '•', middot: '·', deg: '°', plusmn: '±', times: '×', divide: '÷', le: '≤', ge: '≥', ne: '≠', asymp: '≈',
+    equiv: '≡', infin: '∞', sum: '∑', prod: '∏', radic: '√', part: '∂', int: '∫', larr: '←', rarr: '→', uarr: '↑',
+    darr: '↓', harr: '↔', rArr: '⇒', lArr: '⇐', hArr: '⇔', forall: '∀', exist: '∃', isin: '∈', notin: '∉', sub: '⊂',
+    sup: '⊃', cap: '∩', cup: '∪', and: '∧', or: '∨', not: '¬', prime: '′', Prime: '″', permil: '‰', dagger: '†',
+    Dagger: '‡', sect: '§', para: '¶', micro: 'µ', euro: '€', pound: '£', yen: '¥', cent: '¢', curren: '¤',
+    frac12: '½', frac14: '¼', frac34: '¾', sup1: '¹', sup2: '²', sup3: '³', ordf: 'ª', ordm: 'º', iexcl: '¡',
+    iquest: '¿', alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ε', zeta: 'ζ', eta: 'η', theta: 'θ',
+    iota: 'ι', kappa: 'κ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ', omicron: 'ο', pi: 'π', rho: 'ρ', sigma: 'σ',
+    tau: 'τ', upsilon: 'υ', phi: 'φ', chi: 'χ', psi: 'ψ', omega: 'ω', Alpha: 'Α', Beta: 'Β', Gamma: 'Γ', Delta: 'Δ',
+    Theta: 'Θ', Lambda: 'Λ', Pi: 'Π', Sigma: 'Σ', Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω', auml: 'ä', ouml: 'ö', uuml: 'ü',
+    Auml: 'Ä', Ouml: 'Ö', Uuml: 'Ü', szlig: 'ß', eacute: 'é', egrave: 'è', ecirc: 'ê', aacute: 'á', agrave: 'à',
+    acirc: 'â', iacute: 'í', oacute: 'ó', uacute: 'ú', ntilde: 'ñ', ccedil: 'ç', Eacute: 'É', Ccedil: 'Ç', Ntilde: 'Ñ',
+  }),
+);
 
 const ENTITY_RE = /&(?:#(\d{1,8})|#[xX]([0-9a-fA-F]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
 
@@ -51,7 +57,7 @@ export function decodeHtmlEntities(text: string): string {
   return text.replace(ENTITY_RE, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
     if (dec !== undefined) return codePointText(Number.parseInt(dec, 10));
     if (hex !== undefined) return codePointText(Number.parseInt(hex, 16));
-    return (name !== undefined ? NAMED_ENTITIES[name] : undefined) ?? whole;
+    return (name !== undefined ? NAMED_ENTITIES.get(name) : undefined) ?? whole;
   });
 }
 

@@ -1,8 +1,13 @@
 import type { DocTreeNode, Hit, Modality } from '@doctree/schema';
 import type { DocNavigator } from '../navigation/doc-navigator.js';
 
+/** A frozen table without a prototype: a lookup with any string (tool args, document text) sees only its own entries. */
+function ownTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
 /** Modality of a hit for each tree role (`extra.role` keeps the role itself). */
-export const ROLE_MODALITY: Readonly<Record<string, Modality>> = {
+export const ROLE_MODALITY: Readonly<Record<string, Modality>> = ownTable<Modality>({
   document: 'section',
   section: 'section',
   paragraph: 'text',
@@ -15,19 +20,22 @@ export const ROLE_MODALITY: Readonly<Record<string, Modality>> = {
   code: 'text',
   footnote: 'text',
   reference: 'text',
-};
+});
 
 /** Role groups accepted wherever tool args take roles: `figure` = image + chart, `text` = the prose leaves. */
-export const ROLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+export const ROLE_GROUPS: Readonly<Record<string, readonly string[]>> = ownTable<readonly string[]>({
   figure: ['image', 'chart'],
   text: ['paragraph', 'list', 'caption', 'footnote', 'code', 'equation', 'reference'],
   leaf: ['paragraph', 'list', 'caption', 'footnote', 'code', 'equation', 'reference'],
-};
+});
 
-/** Expands role groups (`figure`, `text`) into tree roles; undefined or empty stays undefined (no filter). */
+/**
+ * Expands role groups (`figure`, `text`) into tree roles; undefined or empty stays undefined (no filter). Roles come
+ * from tool args: any other string (`constructor` too) stays itself.
+ */
 export function expandRoles(roles: readonly string[] | undefined): string[] | undefined {
   if (!roles || roles.length === 0) return undefined;
-  return [...new Set(roles.flatMap((r) => ROLE_GROUPS[r] ?? [r]))];
+  return [...new Set(roles.flatMap((r) => (Object.hasOwn(ROLE_GROUPS, r) ? ROLE_GROUPS[r]! : [r])))];
 }
 
 /** Longest snippet put on a hit. */

@@ -7,6 +7,12 @@ import { readTable, type TableGrid } from '../table/table-reader.js';
 /** Roles of figure-like nodes. */
 export const FIGURE_ROLES: ReadonlySet<string> = new Set(['image', 'chart']);
 
+/** The id `map` holds under `key` as its own string property (id maps are JSON objects; keys come from questions). */
+function ownId(map: Readonly<Record<string, string>>, key: string): string | undefined {
+  const id: unknown = Object.hasOwn(map, key) ? map[key] : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** Descriptive text fields of a node used by rerank features (all plain strings, possibly empty). */
 export interface NodeSurface {
   /** Own title: a section heading, the caption of a figure/table, else empty. */
@@ -178,18 +184,26 @@ export class DocNavigator {
       .sort((a, b) => a.read_order - b.read_order);
   }
 
-  /** Node id a label (`Table 2`, `Figure 3`) names, via the index's id maps. */
+  /**
+   * Node id a label (`Table 2`, `Figure 3`) names, via the index's id maps. Labels come from questions and tool args:
+   * only the maps' own entries count (`constructor` names no node, whatever Object.prototype holds).
+   */
   resolveLabel(label: string): string | undefined {
     const maps = this.index.idMaps;
-    const direct = maps.label2id[label];
+    const direct = ownId(maps.label2id, label);
     if (direct) return direct;
     const m = /^\s*(fig(?:ure)?|tab(?:le)?|eq(?:uation)?)\.?\s*([0-9]+[a-z]?)\s*$/i.exec(label);
     if (!m) return undefined;
     const kind = m[1]!.toLowerCase();
     const n = m[2]!;
-    if (kind.startsWith('fig')) return maps.figure[n];
-    if (kind.startsWith('tab')) return maps.table[n];
-    return maps.equation[n];
+    if (kind.startsWith('fig')) return ownId(maps.figure, n);
+    if (kind.startsWith('tab')) return ownId(maps.table, n);
+    return ownId(maps.equation, n);
+  }
+
+  /** Node id of the section numbered `numbering` (`2.1`, `Item 7`) in the index's id maps: own entries only. */
+  sectionIdByNumber(numbering: string): string | undefined {
+    return ownId(this.index.idMaps.section, numbering);
   }
 
   /** The parsed table of a table node (cached); see {@link readTable}. */

@@ -15,7 +15,7 @@ export function findSection(nav: DocNavigator, ref: { node_id?: string | undefin
   if (ref.node_id) return nav.require(ref.node_id);
   const title = ref.title?.trim();
   if (!title) throw new DocTreeError('TOOL_ARGS_INVALID', 'name the section with node_id or title');
-  const byNumber = nav.index.idMaps.section[title.replace(/\.$/, '')];
+  const byNumber = nav.sectionIdByNumber(title.replace(/\.$/, ''));
   if (byNumber && nav.node(byNumber)) return nav.node(byNumber)!;
   const lower = title.toLowerCase();
   const exact = nav.nodesWithRole('section').find((s) => (s.title ?? '').toLowerCase().replace(/^[0-9.]+\s+/, '') === lower || (s.title ?? '').toLowerCase() === lower);

@@ -21,12 +21,15 @@ export const HTML_TABLE_LIMITS = {
   maxRows: 10_000,
 } as const;
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ensp: ' ', emsp: ' ', thinsp: ' ', mdash: '—', ndash: '–',
-  minus: '−', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', euro: '€', pound: '£', yen: '¥', cent: '¢',
-  deg: '°', plusmn: '±', times: '×', divide: '÷', le: '≤', ge: '≥', permil: '‰', dagger: '†', Dagger: '‡', sect: '§',
-  middot: '·', bull: '•', copy: '©', reg: '®', trade: '™', micro: 'µ', frac12: '½', frac14: '¼', frac34: '¾',
-};
+/** Named character references; a Map, so that names read from documents (`&constructor;`) never find Object.prototype. */
+const ENTITIES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ensp: ' ', emsp: ' ', thinsp: ' ', mdash: '—', ndash: '–',
+    minus: '−', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', euro: '€', pound: '£', yen: '¥', cent: '¢',
+    deg: '°', plusmn: '±', times: '×', divide: '÷', le: '≤', ge: '≥', permil: '‰', dagger: '†', Dagger: '‡', sect: '§',
+    middot: '·', bull: '•', copy: '©', reg: '®', trade: '™', micro: 'µ', frac12: '½', frac14: '¼', frac34: '¾',
+  }),
+);
 
 /** Decodes HTML character references (numeric and the common named ones); unknown names stay as written. */
 export function decodeEntities(text: string): string {
@@ -34,7 +37,7 @@ export function decodeEntities(text: string): string {
   return text.replace(/&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,15}));/g, (whole, dec?: string, hex?: string, name?: string) => {
     const code = dec !== undefined ? Number.parseInt(dec, 10) : hex !== undefined ? Number.parseInt(hex, 16) : undefined;
     if (code !== undefined) return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\ufffd';
-    return (name !== undefined ? ENTITIES[name] : undefined) ?? whole;
+    return (name !== undefined ? ENTITIES.get(name) : undefined) ?? whole;
   });
 }
 
