@@ -590,11 +590,11 @@ export class DocTreeAgent {
     const failed = trace.eventsOf('llm_call').find((e) => e.status === 'error');
     if (!failed) return;
     const code = failed.data?.['error_code'];
-    throw new DocTreeError(typeof code === 'string' && code in ERROR_CODES ? (code as keyof typeof ERROR_CODES) : 'LLM_UNAVAILABLE', failed.message ?? 'an LLM call failed');
+    throw new DocTreeError(typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) ? (code as keyof typeof ERROR_CODES) : 'LLM_UNAVAILABLE', failed.message ?? 'an LLM call failed');
   }
 
   #componentError(error: { code: string; message: string } | undefined, what: string): DocTreeError {
-    const code = error?.code && error.code in ERROR_CODES ? (error.code as keyof typeof ERROR_CODES) : 'TOOL_FAILED';
+    const code = error?.code && Object.hasOwn(ERROR_CODES, error.code) ? (error.code as keyof typeof ERROR_CODES) : 'TOOL_FAILED';
     return new DocTreeError(code, `${what} failed: ${redactSecrets(error?.message ?? 'unknown error', this.#secrets)}`);
   }
 }

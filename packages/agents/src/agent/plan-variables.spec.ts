@@ -45,6 +45,10 @@ describe('compute.eval arguments from an operation', () => {
     const adapted = computeArgsFromOperation({ operation: 'difference', operands: cells, round: 1 });
     expect(adapted).toMatchObject({ args: { expression: 'v1 - v0', precision: 1, variables: { v0: { value: 1201 }, v1: { value: 1577 } } } });
     expect(computeArgsFromOperation({ operation: 'percent_change', operands: cells })).toMatchObject({ args: { expression: 'percent_change(v0, v1)' } });
+    // Operations come from plan text: an object's built-in names are unknown operations, never functions.
+    for (const operation of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(computeArgsFromOperation({ operation, operands: cells })).toEqual({ skip: `unknown operation ${JSON.stringify(operation)}` });
+    }
   });
 
   it('compares two line items in the order asked, by their amounts when both are outflows, and keeps their cells', () => {

@@ -115,7 +115,7 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
   const first = names[0]!;
   const last = names[names.length - 1]!;
   const all = names.join(', ');
-  const expressions: Record<string, string | undefined> = {
+  const expressions = new Map<string, string | undefined>(Object.entries({
     sum: `sum(${all})`,
     average: `avg(${all})`,
     max: `max(${all})`,
@@ -125,9 +125,10 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
     percent_change: names.length >= 2 ? `percent_change(${first}, ${last})` : undefined,
     ratio: names.length >= 2 ? `ratio(${names[0]}, ${names[1]})` : undefined,
     percent: names.length >= 2 ? `pct(${names[0]}, ${names[1]})` : undefined,
-  };
-  const expression = expressions[operation];
-  if (expression === undefined) return { skip: names.length < 2 && operation in expressions ? `${operation} needs two numbers, found ${names.length}` : `unknown operation ${JSON.stringify(operation)}` };
+  }));
+  // The operation comes from plan arguments: looked up in a Map, so `constructor` or `toString` is an unknown operation.
+  const expression = expressions.get(operation);
+  if (expression === undefined) return { skip: names.length < 2 && expressions.has(operation) ? `${operation} needs two numbers, found ${names.length}` : `unknown operation ${JSON.stringify(operation)}` };
   const operandCells = operands.flatMap((o) => (o.cell ? [o.cell] : []));
   return { args: { expression, variables, ...precision }, operandNodes: operandNodesOf(args['operands']), ...(operandCells.length === operands.length ? { operandCells } : {}) };
 }

@@ -100,7 +100,9 @@ export function resolveRerankFeatures(names: readonly string[]): { features: Rer
   const features = new Set<RerankFeature>();
   const unknown: string[] = [];
   for (const name of names) {
-    const feature = FEATURE_ALIASES[name.trim().toLowerCase()];
+    const key = name.trim().toLowerCase();
+    // Plan text: own entries only, so `constructor` or `toString` is an unknown feature, not a function.
+    const feature = Object.hasOwn(FEATURE_ALIASES, key) ? FEATURE_ALIASES[key] : undefined;
     if (feature) features.add(feature);
     else unknown.push(name);
   }

@@ -100,6 +100,7 @@ describe('feature rerank and diversification on the fixture', () => {
     const onlyYears = rerankHits(nav, hits, { query: 'x', intent: 'table' }, { features: ['year'] });
     expect(onlyYears[0]!.node_id).toBe('t_4');
     expect(resolveRerankFeatures(['is_title_hit', 'unit_match', 'toc_distance', 'bogus'])).toEqual({ features: ['title', 'unit', 'same_section'], unknown: ['bogus'] });
+    expect(resolveRerankFeatures(['constructor', 'toString', '__proto__'])).toEqual({ features: [], unknown: ['constructor', 'toString', '__proto__'] });
   });
 
   it('builds a rerank context from a router decision', () => {
