@@ -6,7 +6,8 @@
 //
 //   npx nx run-many -t build -p pipeline
 //   node tools/fit/fit-page-ranker.mjs [--questions a.jsonl,b.jsonl] [--docs DIR] [--folds 5] [--seed 1]
-//        [--features FILE] [--recollect] [--out model.json] [--write-default] [--limit N]
+//        [--features FILE] [--recollect] [--out model.json] [--write-default] [--limit N] [--l2 0.003,0.03,0.3,1]
+//        [--router rules|single-template]
 //
 // Defaults: ../shared/data/eval/dev and ../shared/data/eval/wide questions, documents prepared into data/eval-docs
 // (shared with `doctree eval --docs data/eval-docs`), per-question features cached in data/fit/page-features.jsonl
@@ -32,7 +33,13 @@ const outFile = resolve(root, option('out', 'data/fit/page-ranker.json'));
 const folds = Number(option('folds', '5'));
 const seed = Number(option('seed', '1'));
 const limit = Number(option('limit', '0'));
-const l2 = Number(option('l2', '0.01'));
+const agentRouter = option('router', 'rules');
+if (!['rules', 'single-template'].includes(agentRouter)) {
+  console.error('--router takes rules or single-template');
+  process.exit(2);
+}
+const lambdas = option('l2', '0.003,0.03,0.3,1').split(',').map(Number);
+const l2 = lambdas[0];
 
 /** Questions of every file, with `split` (the file's folder name) and the absolute PDF path. */
 function readQuestions() {
@@ -85,7 +92,7 @@ async function collect(questions) {
     const prepared = await documents.prepare(q.pdf);
     let agent = agentsByDoc.get(q.pdf);
     if (!agent || agent.index !== prepared.index) {
-      agent = new agents.DocTreeAgent({ index: prepared.index, router: 'rules', maxReplans: config.agent.max_replans, ctxTokens: config.agent.ctx_tokens });
+      agent = new agents.DocTreeAgent({ index: prepared.index, router: agentRouter, maxReplans: config.agent.max_replans, ctxTokens: config.agent.ctx_tokens });
       agentsByDoc.set(q.pdf, agent);
       bm25ByDoc.set(q.pdf, new rag.PageBm25Retriever(prepared.index.tree, { pages: 50 }));
     }
@@ -114,28 +121,49 @@ async function collect(questions) {
 
 // ---- listwise softmax ranker (ListNet with the gold pages as the target distribution), L2, Adam --------------
 
-function fit(rows, { epochs = 300, rate = 0.05 } = {}) {
+/** Rows as dense matrices (candidates × features) with gold flags, for fast fitting. */
+function prepared(rows) {
+  return rows
+    .filter((r) => r.candidates.some(([p]) => r.gold.includes(p)))
+    .map((r) => {
+      const n = r.candidates.length;
+      const x = new Float64Array(n * FEATURES.length);
+      const gold = new Uint8Array(n);
+      r.candidates.forEach(([p, f], i) => {
+        x.set(f, i * FEATURES.length);
+        gold[i] = r.gold.includes(p) ? 1 : 0;
+      });
+      return { n, x, gold, golds: gold.reduce((a, b) => a + b, 0) };
+    });
+}
+
+function fit(rows, { epochs = 300, rate = 0.05, lambda = l2 } = {}) {
   const d = FEATURES.length;
   const w = new Float64Array(d);
   const m = new Float64Array(d);
   const v = new Float64Array(d);
-  const usable = rows.filter((r) => r.candidates.some(([p]) => r.gold.includes(p)));
+  const data = prepared(rows);
+  const scores = new Float64Array(4096);
   for (let t = 1; t <= epochs; t++) {
     const g = new Float64Array(d);
-    for (const r of usable) {
-      const scores = r.candidates.map(([, x]) => x.reduce((s, xi, i) => s + xi * w[i], 0));
-      const max = Math.max(...scores);
-      const exps = scores.map((s) => Math.exp(s - max));
-      const z = exps.reduce((a, b) => a + b, 0);
-      const goldIdx = r.candidates.map(([p], i) => (r.gold.includes(p) ? i : -1)).filter((i) => i >= 0);
-      const target = 1 / goldIdx.length;
-      r.candidates.forEach(([, x], i) => {
-        const coef = exps[i] / z - (goldIdx.includes(i) ? target : 0);
-        for (let j = 0; j < d; j++) g[j] += coef * x[j];
-      });
+    for (const r of data) {
+      let max = -Infinity;
+      for (let i = 0; i < r.n; i++) {
+        let s = 0;
+        for (let j = 0; j < d; j++) s += r.x[i * d + j] * w[j];
+        scores[i] = s;
+        if (s > max) max = s;
+      }
+      let z = 0;
+      for (let i = 0; i < r.n; i++) z += (scores[i] = Math.exp(scores[i] - max));
+      for (let i = 0; i < r.n; i++) {
+        const coef = scores[i] / z - (r.gold[i] ? 1 / r.golds : 0);
+        if (coef === 0) continue;
+        for (let j = 0; j < d; j++) g[j] += coef * r.x[i * d + j];
+      }
     }
     for (let j = 0; j < d; j++) {
-      const grad = g[j] / usable.length + l2 * w[j];
+      const grad = g[j] / data.length + lambda * w[j];
       m[j] = 0.9 * m[j] + 0.1 * grad;
       v[j] = 0.999 * v[j] + 0.001 * grad * grad;
       const mh = m[j] / (1 - 0.9 ** t);
@@ -144,6 +172,29 @@ function fit(rows, { epochs = 300, rate = 0.05 } = {}) {
     }
   }
   return Object.fromEntries(FEATURES.map((f, i) => [f, Math.round(w[i] * 1e4) / 1e4]));
+}
+
+/** The L2 strength of the grid with the best recall@5 in an inner CV grouped by document (nested in the outer folds). */
+function chooseLambda(rows) {
+  if (lambdas.length === 1) return lambdas[0];
+  const inner = foldsByDocument(rows, Math.min(folds, 4));
+  let best = lambdas[0];
+  let bestScore = -1;
+  for (const lambda of lambdas) {
+    const pairs = [];
+    for (let k = 0; k < Math.min(folds, 4); k++) {
+      const weights = fit(rows.filter((_, i) => inner[i] !== k), { lambda });
+      rows.forEach((r, i) => {
+        if (inner[i] === k) pairs.push({ ranking: rankWith(weights, r), gold: r.gold });
+      });
+    }
+    const score = metrics(pairs).r5;
+    if (score > bestScore) {
+      bestScore = score;
+      best = lambda;
+    }
+  }
+  return best;
 }
 
 function rankWith(weights, row) {
@@ -167,7 +218,7 @@ function metrics(pairs) {
 }
 
 /** Documents shuffled with a seeded generator, dealt round-robin into folds. */
-function foldsByDocument(rows) {
+function foldsByDocument(rows, count = folds) {
   const docs = [...new Set(rows.map((r) => `${r.split}/${r.doc}`))].sort();
   let s = seed >>> 0 || 1;
   const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
@@ -175,7 +226,7 @@ function foldsByDocument(rows) {
     const j = Math.floor(rand() * (i + 1));
     [docs[i], docs[j]] = [docs[j], docs[i]];
   }
-  const foldOf = new Map(docs.map((d, i) => [d, i % folds]));
+  const foldOf = new Map(docs.map((d, i) => [d, i % count]));
   return rows.map((r) => foldOf.get(`${r.split}/${r.doc}`));
 }
 
@@ -201,8 +252,13 @@ console.log(`[fit] ${rows.length} questions with evidence pages over ${new Set(r
 
 const foldOf = foldsByDocument(rows);
 const foldWeights = [];
+const foldLambdas = [];
 for (let k = 0; k < folds; k++) {
-  const weights = fit(rows.filter((_, i) => foldOf[i] !== k));
+  const train = rows.filter((_, i) => foldOf[i] !== k);
+  const lambda = chooseLambda(train);
+  foldLambdas.push(lambda);
+  const weights = fit(train, { lambda });
+  process.stderr.write(`[fit] fold ${k + 1}/${folds}: l2 ${lambda}\n`);
   foldWeights.push(weights);
   rows.forEach((r, i) => {
     if (foldOf[i] === k) r.cv = rankWith(weights, r);
@@ -220,7 +276,8 @@ table('By evidence source (a question counts in each of its sources):', bySource
 const cur = metrics(rows.map((r) => ({ ranking: r.prior, gold: r.gold })));
 console.log(`\nCurrent default model (in-sample for a fitted one): R@5 ${pct(cur.r5)}, MRR ${cur.mrr.toFixed(3)}`);
 
-const final = fit(rows);
+const finalLambda = chooseLambda(rows);
+const final = fit(rows, { lambda: finalLambda });
 const cvAll = metrics(rows.map((r) => ({ ranking: r.cv, gold: r.gold })));
 const bmAll = metrics(rows.map((r) => ({ ranking: r.bm25, gold: r.gold })));
 let commit = 'unknown';
@@ -239,7 +296,10 @@ const model = {
     n_documents: new Set(rows.map((r) => `${r.split}/${r.doc}`)).size,
     folds,
     seed,
-    l2,
+    router: agentRouter,
+    l2: finalLambda,
+    l2_grid: lambdas,
+    l2_per_fold: foldLambdas,
     cv: { r1: round(cvAll.r1), r5: round(cvAll.r5), r10: round(cvAll.r10), mrr: round(cvAll.mrr) },
     bm25_pages: { r1: round(bmAll.r1), r5: round(bmAll.r5), r10: round(bmAll.r10), mrr: round(bmAll.mrr) },
   },

@@ -33,9 +33,9 @@ const TEXT_BOOSTS = { body: 1, heading: 0, headings_path: 0, caption: 0, title: 
 const STRUCTURE_BOOSTS = { body: 0, heading: 2, headings_path: 1, caption: 1.5, title: 0, caption_bag: 0 } as const;
 
 /**
- * Pages as a first-class view of a document index: every page is one BM25F document (fields `body` = the text of every
- * content node on the page, `heading` = headings of sections starting there, `headings_path` = the section paths of its
- * nodes, `caption` = figure and table captions on it), searched over the whole document whatever a plan's scoping,
+ * Pages as a first-class view of a document index: every page is one BM25F document (fields `body` = the text of the
+ * nodes whose text starts on the page, headings included, `heading` = headings of sections starting there,
+ * `headings_path` = the section paths of its nodes, `caption` = figure and table captions on it), searched over the whole document whatever a plan's scoping,
  * plus a dense page score (the best cosine of the page's leaf, table and figure records for the query). Built on first
  * use from the loaded index (pages of a 160-page report in ~50 ms) and cached while the index lives
  * ({@link pageViewFor}).
@@ -64,8 +64,8 @@ export class PageView {
     this.#nav = navigatorFor(index);
     this.#sparse = new MiniSearchSparseIndex({ boosts: { ...TEXT_BOOSTS, ...STRUCTURE_BOOSTS, body: 1 } });
     const docs: SparseDoc[] = [];
-    for (let pageIdx = 0; pageIdx < this.#nav.pageCount; pageIdx++) {
-      const doc = this.#pageDoc(pageIdx);
+    for (const [pageIdx, nodes] of this.#nodesByPage()) {
+      const doc = this.#pageDoc(pageIdx, nodes);
       if (!doc) continue;
       docs.push(doc);
       const text = [doc.body, doc.heading, doc.headings_path, doc.caption].filter(Boolean).join('\n');
@@ -78,23 +78,43 @@ export class PageView {
     this.size = docs.length;
   }
 
-  #pageDoc(pageIdx: number): SparseDoc | undefined {
-    const nodes = this.#nav.nodesOnPage(pageIdx);
+  /**
+   * Nodes by the page their text belongs to, in reading order: a node's text counts on the page of its first box
+   * (else the first page of its span), once — a paragraph or table running over a page break is not indexed twice.
+   */
+  #nodesByPage(): Map<number, DocTreeNode[]> {
+    const pages = new Map<number, DocTreeNode[]>();
+    for (const node of this.index.tree.nodes) {
+      if (node.role === 'document') continue;
+      const pageIdx = node.bboxes[0]?.page_idx ?? node.page_span[0];
+      const list = pages.get(pageIdx);
+      if (list) list.push(node);
+      else pages.set(pageIdx, [node]);
+    }
+    for (const list of pages.values()) list.sort((a, b) => a.read_order - b.read_order);
+    return new Map([...pages].sort((a, b) => a[0] - b[0]));
+  }
+
+  #pageDoc(pageIdx: number, nodes: readonly DocTreeNode[]): SparseDoc | undefined {
     const body: string[] = [];
+    const headings: string[] = [];
     const captions: string[] = [];
     const paths = new Set<string>();
     for (const node of nodes) {
-      if (node.role === 'section') continue;
-      if (node.text.trim()) body.push(node.text);
-      if (node.role === 'caption' && node.text.trim()) captions.push(node.text);
+      const text = node.text.trim();
+      if (node.role === 'section') {
+        if (text) {
+          headings.push(text);
+          body.push(text);
+        }
+        continue;
+      }
+      if (text) body.push(text);
+      if (node.role === 'caption' && text) captions.push(text);
       const path = this.#path(node);
       if (path) paths.add(path);
     }
-    const headings = this.#nav
-      .sectionsStartingOn(pageIdx)
-      .map((s) => s.title ?? s.text)
-      .filter((t): t is string => typeof t === 'string' && t.trim().length > 0);
-    if (body.length === 0 && headings.length === 0) return undefined;
+    if (body.length === 0) return undefined;
     return {
       id: `P${pageIdx + 1}`,
       role: 'section',
