@@ -1,6 +1,6 @@
 import type { DocIndex } from '@doctree/index';
-import { analyzeQuery, analyzeText, findYears, MiniSearchSparseIndex } from '@doctree/index';
-import type { DocTreeNode, SparseDoc } from '@doctree/schema';
+import { analyzeQuery, findYears, MiniSearchSparseIndex } from '@doctree/index';
+import type { DocTreeNode, SparseDoc, SparseHit } from '@doctree/schema';
 import { navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
 
 /** One page of a {@link PageView} search: 0-based `pageIdx` and the lane's score (higher is better). */
@@ -52,12 +52,12 @@ export class PageView {
   readonly #sparse: MiniSearchSparseIndex;
   /** Page count with any text. */
   readonly size: number;
-  /** Analysed terms of each page's text fields, by 0-based page. */
-  readonly #terms = new Map<number, ReadonlySet<string>>();
-  /** Years written on each page, by 0-based page. */
+  /** Text of each page (all fields), by 0-based page, for the years written on it. */
+  readonly #texts = new Map<number, string>();
+  /** Years written on each page, by 0-based page (computed when first asked). */
   readonly #years = new Map<number, ReadonlySet<number>>();
-  /** Pages holding each term. */
-  readonly #df = new Map<string, number>();
+  /** The last query's text-lane search over every page (the coverage and absence signals reuse it). */
+  #last: { query: string; hits: SparseHit[]; terms: string[] } | undefined;
 
   constructor(index: DocIndex) {
     this.index = index;
@@ -68,11 +68,7 @@ export class PageView {
       const doc = this.#pageDoc(pageIdx, nodes);
       if (!doc) continue;
       docs.push(doc);
-      const text = [doc.body, doc.heading, doc.headings_path, doc.caption].filter(Boolean).join('\n');
-      const terms = new Set(analyzeText(text));
-      this.#terms.set(pageIdx, terms);
-      for (const term of terms) this.#df.set(term, (this.#df.get(term) ?? 0) + 1);
-      this.#years.set(pageIdx, new Set(findYears(text)));
+      this.#texts.set(pageIdx, [doc.body, doc.headings_path, doc.caption].filter(Boolean).join('\n'));
     }
     this.#sparse.add(docs);
     this.size = docs.length;
@@ -140,7 +136,81 @@ export class PageView {
 
   /** BM25F over the pages with the given field boosts, best first. */
   #sparseLane(query: string, boosts: Record<string, number>, k: number): PageScore[] {
-    return this.#sparse.search(query, { k, boosts }).map((hit) => ({ pageIdx: Number(hit.id.slice(1)) - 1, score: hit.score }));
+    return this.#sparse.search(query, { k, boosts }).map((hit) => ({ pageIdx: pageOf(hit.id), score: hit.score }));
+  }
+
+  /** The text lane over every page, with the query's analysed terms (cached for the last query). */
+  #textSearch(query: string): { hits: SparseHit[]; terms: string[] } {
+    if (this.#last?.query !== query) this.#last = { query, hits: this.#sparse.search(query, { k: Math.max(1, this.size), boosts: TEXT_BOOSTS }), terms: analyzeQuery(query) };
+    return this.#last;
+  }
+
+  /**
+   * IDF weights of the query's terms over the pages (`log(1 + n / (1 + df))`, a term found nowhere weighted as one found
+   * once: rare, hence telling) and the pages matching each, from one search of the text lane over every page.
+   */
+  #termWeights(query: string): { weights: Map<string, number>; df: Map<string, number>; hits: SparseHit[] } {
+    const { hits, terms } = this.#textSearch(query);
+    const df = new Map<string, number>(terms.map((t) => [t, 0]));
+    for (const hit of hits) for (const t of hit.matched.body ?? []) df.set(t, (df.get(t) ?? 0) + 1);
+    const n = Math.max(1, this.size);
+    const weights = new Map([...df].map(([t, d]) => [t, Math.log(1 + n / (1 + Math.max(1, d)))]));
+    return { weights, df, hits };
+  }
+
+  /** IDF-weighted share of the query's terms on each page (pages with none are left out), best first. */
+  #coverageLane(query: string): PageScore[] {
+    const { weights, hits } = this.#termWeights(query);
+    let total = 0;
+    for (const w of weights.values()) total += w;
+    if (total <= 0) return [];
+    const out = hits.map((hit) => {
+      let s = 0;
+      for (const t of new Set(hit.matched.body ?? [])) s += weights.get(t) ?? 0;
+      return { pageIdx: pageOf(hit.id), score: s / total };
+    });
+    return out.filter((p) => p.score > 0).sort((a, b) => b.score - a.score || a.pageIdx - b.pageIdx);
+  }
+
+  #yearsOn(pageIdx: number): ReadonlySet<number> {
+    let years = this.#years.get(pageIdx);
+    if (!years) {
+      years = new Set(findYears(this.#texts.get(pageIdx) ?? ''));
+      this.#years.set(pageIdx, years);
+    }
+    return years;
+  }
+
+  /** Share of the query's years written on each page (empty when the query names no year), best first. */
+  #yearsLane(query: string): PageScore[] {
+    const years = [...new Set(findYears(query))];
+    if (years.length === 0) return [];
+    const out: PageScore[] = [];
+    for (const pageIdx of this.#texts.keys()) {
+      const have = this.#yearsOn(pageIdx);
+      const found = years.filter((y) => have.has(y)).length;
+      if (found > 0) out.push({ pageIdx, score: found / years.length });
+    }
+    return out.sort((a, b) => b.score - a.score || a.pageIdx - b.pageIdx);
+  }
+
+  /**
+   * What the document lacks of a question: `missingTerms`, the IDF-weighted share of the question's terms found on no
+   * page (a name, model or product the document never mentions); `missingYears`, the share of the years it names
+   * that no page writes; `pagesOutOfRange`, how many of the given 1-based pages lie beyond the document.
+   */
+  absence(query: string, pages: readonly number[] = []): { missingTerms: number; missingYears: number; pagesOutOfRange: number } {
+    const { weights, df } = this.#termWeights(query);
+    let total = 0;
+    let missing = 0;
+    for (const [t, w] of weights) {
+      total += w;
+      if ((df.get(t) ?? 0) === 0) missing += w;
+    }
+    const years = [...new Set(findYears(query))];
+    const missingYears = years.length === 0 ? 0 : years.filter((y) => ![...this.#texts.keys()].some((p) => this.#yearsOn(p).has(y))).length / years.length;
+    const pageCount = this.#nav.pageCount;
+    return { missingTerms: total > 0 ? missing / total : 0, missingYears, pagesOutOfRange: pages.filter((p) => p > pageCount || p < 1).length };
   }
 
   /** Best cosine per page over the leaf and coarse vectors (`denseRecords` nearest records), best first. */
@@ -167,36 +237,6 @@ export class PageView {
     return [...best].map(([pageIdx, score]) => ({ pageIdx, score })).sort((a, b) => b.score - a.score || a.pageIdx - b.pageIdx).slice(0, o.k);
   }
 
-  /** IDF-weighted share of the query's terms on each page (pages with none are left out), best first. */
-  #coverageLane(query: string): PageScore[] {
-    const terms = analyzeQuery(query);
-    const n = Math.max(1, this.size);
-    const idf = terms.map((t) => Math.log(1 + n / (1 + (this.#df.get(t) ?? 0))));
-    const total = idf.reduce((a, b) => a + b, 0);
-    if (total <= 0) return [];
-    const out: PageScore[] = [];
-    for (const [pageIdx, have] of this.#terms) {
-      let s = 0;
-      terms.forEach((t, i) => {
-        if (have.has(t)) s += idf[i]!;
-      });
-      if (s > 0) out.push({ pageIdx, score: s / total });
-    }
-    return out.sort((a, b) => b.score - a.score || a.pageIdx - b.pageIdx);
-  }
-
-  /** Share of the query's years written on each page (empty when the query names no year), best first. */
-  #yearsLane(query: string): PageScore[] {
-    const years = [...new Set(findYears(query))];
-    if (years.length === 0) return [];
-    const out: PageScore[] = [];
-    for (const [pageIdx, have] of this.#years) {
-      const found = years.filter((y) => have.has(y)).length;
-      if (found > 0) out.push({ pageIdx, score: found / years.length });
-    }
-    return out.sort((a, b) => b.score - a.score || a.pageIdx - b.pageIdx);
-  }
-
   /**
    * Searches every page lane for the query over the whole document: `page_text` (BM25 over page text),
    * `page_structure` (BM25F over the headings, section paths and captions of the page) and `page_dense` (best cosine
@@ -205,7 +245,7 @@ export class PageView {
   async search(query: string, options: PageSearchOptions = {}): Promise<Record<PageLaneName, PageScore[]>> {
     const o = { ...PAGE_SEARCH_DEFAULTS, ...options };
     return {
-      page_text: this.#sparseLane(query, TEXT_BOOSTS, o.k),
+      page_text: this.#textSearch(query).hits.slice(0, o.k).map((hit) => ({ pageIdx: pageOf(hit.id), score: hit.score })),
       page_structure: this.#sparseLane(query, STRUCTURE_BOOSTS, o.k),
       page_dense: await this.#denseLane(query, o),
       page_coverage: this.#coverageLane(query),
@@ -213,6 +253,9 @@ export class PageView {
     };
   }
 }
+
+/** 0-based page of a page document id (`P12` is page 12). */
+const pageOf = (id: string): number => Number(id.slice(1)) - 1;
 
 const VIEWS = new WeakMap<DocIndex, PageView>();
 
