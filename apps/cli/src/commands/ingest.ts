@@ -109,7 +109,7 @@ export function formatIngestSummary(input: string, result: IngestedFile): string
     `  pages ${s.pages}${s.pages_without_text ? ` (${s.pages_without_text} without text)` : ''}, sections ${levels || 'none'}`,
     `  paragraphs ${s.paragraphs}, lists ${s.lists}, tables ${s.tables}, figures ${s.figures}, captions ${s.captions}, equations ${s.equations}, resolved references ${s.references_resolved}`,
     `  enhancer: ${s.enhancer.filter((r) => r.changed > 0).map((r) => `${r.name} ${r.changed}`).join(', ') || 'no changes'}`,
-    `  time: adapt ${s.timings_ms.adapt} ms, enhance ${s.timings_ms.enhance} ms, build ${s.timings_ms.build} ms, write ${s.timings_ms.write} ms`,
+    `  time: adapt ${s.timings_ms.adapt} ms${s.ocr ? ` (OCR of ${s.ocr.pages} page(s): ${s.ocr.ms} ms, ${s.ocr.read} read${s.ocr.failed ? `, ${s.ocr.failed} failed` : ''})` : ''}, enhance ${s.timings_ms.enhance} ms, build ${s.timings_ms.build} ms, write ${s.timings_ms.write} ms`,
   ];
   if (s.warnings.length > 0) {
     lines.push(`  warnings (${s.warnings.length}):`);

@@ -57,6 +57,20 @@ export interface AdaptPdfOptions {
   ocr?: boolean;
   /** Tesseract language(s) for OCR, e.g. `eng` or `eng+deu` (default `eng`). */
   ocrLanguage?: string;
+  /** Called once after OCR ran (not when no page needed it or it could not run), with what it did and how long it took. */
+  onOcr?: (stats: PdfOcrStats) => void;
+}
+
+/** What OCR did in one {@link adaptPdf} call (see `AdaptPdfOptions.onOcr`). */
+export interface PdfOcrStats {
+  /** Pages without a text layer that went through OCR (rendered, then read by tesseract unless blank). */
+  pages: number;
+  /** Pages OCR read text from. */
+  read: number;
+  /** Pages OCR failed on. */
+  failed: number;
+  /** Wall time of OCR, in milliseconds. */
+  ms: number;
 }
 
 /** Defaults merged under the caller's {@link AdaptPdfOptions}. */
@@ -87,8 +101,8 @@ function heaviest(weights: ReadonlyMap<number, number>): { key: number; weight: 
  * and page numbers; tables (`table_body` HTML, Markdown, `Table N` captions) and figures (raster
  * images and vector drawings, `Figure N` captions) take the place of the text they cover, in
  * reading order (see `findRegions`, `attachCaptions`). Pages without a text layer are recorded (`has_text_layer: false`) with a
- * `NO_TEXT_LAYER` warning each; when `tesseract` and `pdftoppm` are on PATH they are OCRed (`ocr: true`, one
- * `OCR_APPLIED` warning), otherwise they stay empty with one `OCR_UNAVAILABLE` warning.
+ * `NO_TEXT_LAYER` warning each; when `tesseract` and `pdftoppm` are on PATH they are OCRed (`ocr: true`, their text blocks
+ * `origin: "ocr"`, one `OCR_APPLIED` warning), otherwise they stay empty with one `OCR_UNAVAILABLE` warning.
  *
  * @throws DocTreeError with `file` = `options.filename`: `INPUT_UNSUPPORTED` (not a PDF),
  * `PDF_CORRUPT`, `PDF_ENCRYPTED`, `PDF_PASSWORD_INCORRECT`, `PDF_NO_PAGES`, `CANCELLED`;
@@ -203,7 +217,9 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
             : `${textless.length} page(s) have no text layer and OCR was turned off; they stay empty: ${list}.`,
         });
       } else {
+        const ocrStart = performance.now();
         const ocr = await ocrPages(bytes, textless, { filename, language: settings.ocrLanguage, ...(signal ? { signal } : {}) });
+        settings.onOcr?.({ pages: textless.length, read: ocr.blocks.size, failed: ocr.failed.size, ms: performance.now() - ocrStart });
         for (const [pageIdx, pageBlocks] of ocr.blocks) {
           pages[pageIdx] = { ...pages[pageIdx]!, ocr: true };
           for (const block of pageBlocks) for (const line of block.lines) vocabulary.addLine(line.text);
@@ -221,7 +237,9 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
     const bodySize = heaviest(sizeWeights)?.key ?? 10;
     // Running headers and footers set outside the edge bands leave the paragraphs they were read into.
     const pageHeights = new Map([...pageSizes].map(([pageIdx, size]) => [pageIdx, size.height]));
-    const blocks = classifyBlocks(splitRunningRows(raws, pageHeights, { bodySize }), { bodySize, outline, pageSizes, vocabulary, pageBodySizes, ...(labels ? { labels } : {}) });
+    const classified = classifyBlocks(splitRunningRows(raws, pageHeights, { bodySize }), { bodySize, outline, pageSizes, vocabulary, pageBodySizes, ...(labels ? { labels } : {}) });
+    // Text on an OCRed page (it had no text layer) came from tesseract: its blocks say so (`origin: "ocr"`).
+    const blocks = classified.map((b) => (pages[b.page_idx]?.ocr && b.type !== 'image' ? { ...b, origin: 'ocr' as const } : b));
     return {
       format: 'doctree.content_list',
       version: CONTENT_LIST_VERSION,

@@ -173,18 +173,24 @@ export async function readPdfPageLabels(proxy: PdfDocumentProxy): Promise<Array<
 
 /** True when an executable named `name` is on PATH (a `which` without spawning a process). */
 export function isOnPath(name: string, path: string | undefined = process.env['PATH']): boolean {
-  if (!path) return false;
+  return locateOnPath(name, path) !== undefined;
+}
+
+/** The full path of the first executable named `name` on PATH (a `which` without spawning a process), or undefined. */
+export function locateOnPath(name: string, path: string | undefined = process.env['PATH']): string | undefined {
+  if (!path) return undefined;
   const suffixes = process.platform === 'win32' ? ['.exe', '.cmd', '.bat', ''] : [''];
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
     for (const suffix of suffixes) {
+      const candidate = join(dir, name + suffix);
       try {
-        accessSync(join(dir, name + suffix), constants.X_OK);
-        return true;
+        accessSync(candidate, constants.X_OK);
+        return candidate;
       } catch {
         // not here
       }
     }
   }
-  return false;
+  return undefined;
 }

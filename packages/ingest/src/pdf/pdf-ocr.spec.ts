@@ -1,9 +1,10 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { ContentBlock } from '@doctree/schema';
 import { adaptPdf } from './pdf-adapter.js';
-import { blocksFromTesseractTsv, missingOcrPrograms, ocrPages, pgmHasInk } from './pdf-ocr.js';
+import { blocksFromTesseractTsv, checkOcr, missingOcrPrograms, ocrPages, pgmHasInk } from './pdf-ocr.js';
+import type { PdfOcrStats } from './pdf-adapter.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 import type { PdfShape } from './simple-pdf-writer.js';
 
@@ -127,5 +128,135 @@ describe('ocrPages on a blank page', () => {
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
+  });
+});
+
+/** Writes an executable shell script `name` into `dir`. */
+function script(dir: string, name: string, body: string): void {
+  writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
+  chmodSync(join(dir, name), 0o755);
+}
+
+/**
+ * Stand-ins for the OCR programs (shell scripts, so the specs run without tesseract installed): `pdftoppm` writes a
+ * 2×1 grey PGM with one black pixel where it is told; `tesseract` reads one word, `p<page>omp<OMP_THREAD_LIMIT>`, on
+ * the image of page N (`page-N.pgm`) after 0.3 s, logging how many calls run at that moment, and fails on page 3.
+ */
+function writeStandIns(bin: string): void {
+  script(bin, 'pdftoppm', `for last in "$@"; do :; done\nprintf 'P5\\n2 1\\n255\\n\\000\\377' > "$last.pgm"`);
+  script(
+    bin,
+    'tesseract',
+    [
+      `n=$(basename "$1" .pgm | sed 's/^page-//')`,
+      `touch '${bin}/running-'$n; ls '${bin}' | grep -c '^running-' >> '${bin}/overlap.log'; sleep 0.3; rm -f '${bin}/running-'$n`,
+      `if [ "$n" = 3 ]; then echo 'bad image' >&2; exit 1; fi`,
+      `printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'`,
+      `printf '5\\t1\\t1\\t1\\t1\\t1\\t200\\t300\\t400\\t40\\t96\\tp%somp%s\\n' "$n" "$OMP_THREAD_LIMIT"`,
+    ].join('\n'),
+  );
+}
+
+const shell = process.platform === 'win32' ? describe.skip : describe;
+
+shell('ocrPages with stand-in programs', () => {
+  let bin: string;
+  beforeEach(() => {
+    bin = mkdtempSync(join(tmpdir(), 'doctree-ocr-bin-'));
+    writeStandIns(bin);
+  });
+  afterEach(() => rmSync(bin, { recursive: true, force: true }));
+
+  it('OCRs pages side by side with single-threaded tesseract, results in page order, a failing page reported', async () => {
+    const bytes = writeSimplePdf(Array.from({ length: 5 }, () => ({ runs: [], shapes: blockLetters('TILE', 100, 200) })));
+    const programs = { tesseract: join(bin, 'tesseract'), pdftoppm: join(bin, 'pdftoppm') };
+    const omp = process.env['OMP_THREAD_LIMIT'];
+    delete process.env['OMP_THREAD_LIMIT'];
+    try {
+      const result = await ocrPages(bytes, [4, 0, 1, 2, 3], { filename: 'deck.pdf', concurrency: 3, ...programs });
+      expect([...result.blocks.keys()]).toEqual([4, 0, 1, 3]);
+      expect([...result.blocks.values()].map((blocks) => blocks.flatMap((b) => b.lines.map((l) => l.text)))).toEqual([['p5omp1'], ['p1omp1'], ['p2omp1'], ['p4omp1']]);
+      expect([...result.failed]).toEqual([[2, expect.stringContaining('bad image')]]);
+      const overlap = readFileSync(join(bin, 'overlap.log'), 'utf8').trim().split('\n').map(Number);
+      expect(Math.max(...overlap)).toBeGreaterThan(1);
+      expect(Math.max(...overlap)).toBeLessThanOrEqual(3);
+    } finally {
+      if (omp !== undefined) process.env['OMP_THREAD_LIMIT'] = omp;
+    }
+  });
+
+  it('stops with CANCELLED when the signal is aborted, after the pages under way', async () => {
+    const bytes = writeSimplePdf(Array.from({ length: 4 }, () => ({ runs: [], shapes: blockLetters('TILE', 100, 200) })));
+    const controller = new AbortController();
+    const pending = ocrPages(bytes, [0, 1, 2, 3], { filename: 'deck.pdf', concurrency: 1, signal: controller.signal, tesseract: join(bin, 'tesseract'), pdftoppm: join(bin, 'pdftoppm') });
+    // Aborted while tesseract reads the first page (it has logged its start).
+    const poll = setInterval(() => {
+      if (existsSync(join(bin, 'overlap.log'))) controller.abort();
+    }, 10);
+    try {
+      await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
+    } finally {
+      clearInterval(poll);
+    }
+    expect(readFileSync(join(bin, 'overlap.log'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+});
+
+shell('adaptPdf with stand-in OCR programs on PATH', () => {
+  const path = process.env['PATH'];
+  let bin: string;
+  beforeAll(() => {
+    bin = mkdtempSync(join(tmpdir(), 'doctree-ocr-path-'));
+    writeStandIns(bin);
+    process.env['PATH'] = `${bin}${delimiter}${path ?? ''}`;
+  });
+  afterAll(() => {
+    process.env['PATH'] = path;
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('marks OCR text as origin "ocr" and reports what OCR did through onOcr', async () => {
+    const bytes = writeSimplePdf([{ runs: [{ text: 'A page with a text layer.', x: 72, y: 90, size: 12 }] }, { runs: [], shapes: blockLetters('TILE', 100, 200) }]);
+    const stats: PdfOcrStats[] = [];
+    const list = await adaptPdf(bytes, { docId: 'deck', filename: 'deck.pdf', onOcr: (s) => stats.push(s) });
+    expect(list.blocks.map((b) => [b.page_idx, textOf(b), b.origin])).toEqual([
+      [0, 'A page with a text layer.', 'pdf'],
+      [1, expect.stringMatching(/^p2omp/), 'ocr'],
+    ]);
+    expect(stats).toEqual([{ pages: 1, read: 1, failed: 0, ms: expect.any(Number) }]);
+  });
+});
+
+shell('checkOcr', () => {
+  let bin: string;
+  beforeEach(() => {
+    bin = mkdtempSync(join(tmpdir(), 'doctree-ocr-check-'));
+  });
+  afterEach(() => rmSync(bin, { recursive: true, force: true }));
+
+  const fakeTesseract = (languages: string[]): void =>
+    script(bin, 'tesseract', `case "$1" in\n  --version) echo 'tesseract 5.3.0'; echo ' leptonica-1.82.0' ;;\n  --list-langs) echo 'List of available languages in "/usr/share/tesseract-ocr/5/tessdata/" (${languages.length}):'; printf '${languages.join('\\n')}\\n' ;;\nesac`);
+
+  it('reports versions and languages when both programs are there and the language is installed', async () => {
+    fakeTesseract(['eng', 'osd']);
+    script(bin, 'pdftoppm', `echo 'pdftoppm version 22.12.0' >&2; echo 'Copyright 2005-2022 The Poppler Developers' >&2`);
+    expect(await checkOcr({ path: bin })).toEqual({
+      available: true,
+      missing: [],
+      language: 'eng',
+      tesseract: { path: join(bin, 'tesseract'), version: '5.3.0', languages: ['eng', 'osd'] },
+      pdftoppm: { path: join(bin, 'pdftoppm'), version: '22.12.0' },
+    });
+  });
+
+  it('says what is missing and how to install it', async () => {
+    const none = await checkOcr({ path: bin });
+    expect(none).toMatchObject({ available: false, missing: ['tesseract', 'pdftoppm'] });
+    expect(none.problem).toMatch(/tesseract and pdftoppm not on PATH\. Fix: sudo apt-get install tesseract-ocr poppler-utils/);
+    fakeTesseract(['osd']);
+    script(bin, 'pdftoppm', `echo 'pdftoppm version 22.12.0' >&2`);
+    const noEnglish = await checkOcr({ path: bin, language: 'eng+chi_sim' });
+    expect(noEnglish).toMatchObject({ available: false, missing: [], tesseract: { languages: ['osd'] } });
+    expect(noEnglish.problem).toBe('tesseract has no language data for eng, chi_sim. Fix: sudo apt-get install tesseract-ocr-eng tesseract-ocr-chi-sim');
   });
 });

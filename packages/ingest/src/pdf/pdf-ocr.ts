@@ -1,18 +1,19 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BBox } from '@doctree/schema';
 import { rawBlock } from './pdf-blocks.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
-import { isOnPath } from './pdf-document.js';
+import { isOnPath, locateOnPath } from './pdf-document.js';
 import type { PdfLine } from './pdf-lines.js';
 import { throwIfCancelled } from './pdf-pages.js';
 
 /**
  * OCR of pages without a text layer with the Tesseract command line (`tesseract`, Debian package
  * `tesseract-ocr`), pages rendered by poppler's `pdftoppm`. Both are external programs found on PATH;
- * without them nothing runs and the adapter records the pages as empty with a warning.
+ * without them nothing runs and the adapter records the pages as empty with a warning. `npm run setup` installs
+ * both as root (Debian `tesseract-ocr`, `poppler-utils`); `doctree doctor` reports them ({@link checkOcr}).
  */
 
 /** Programs OCR needs on PATH. */
@@ -30,6 +31,12 @@ export interface OcrPagesOptions {
   timeoutMs?: number;
   /** Stops between pages with a `CANCELLED` DocTreeError. */
   signal?: AbortSignal;
+  /**
+   * Pages OCRed at the same time, each by its own single-threaded `tesseract` (`OMP_THREAD_LIMIT=1` unless the
+   * environment sets it: tesseract's own threads spin and slow it down, several times over on a busy machine).
+   * Default: one per core, at most 4.
+   */
+  concurrency?: number;
   /** The `tesseract` program to run (a path); default the one on PATH. */
   tesseract?: string;
   /** The `pdftoppm` program to run (a path); default the one on PATH. */
@@ -37,6 +44,9 @@ export interface OcrPagesOptions {
 }
 
 const DEFAULTS = { dpi: 200, language: 'eng', timeoutMs: 120_000, tesseract: 'tesseract', pdftoppm: 'pdftoppm' };
+
+/** Default of {@link OcrPagesOptions.concurrency}: one page per core, at most 4. */
+const defaultConcurrency = (): number => Math.max(1, Math.min(4, availableParallelism()));
 
 /** Tesseract words below this confidence (0–100) are left out. */
 const MIN_CONFIDENCE = 30;
@@ -91,9 +101,9 @@ export function blocksFromTesseractTsv(tsv: string, pageIdx: number, scale: numb
   return blocks;
 }
 
-function run(program: string, args: string[], timeoutMs: number): Promise<string> {
+function run(program: string, args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(program, args, { timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(program, args, { timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8', ...(env ? { env } : {}) }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${program} failed: ${(stderr || error.message).trim().split('\n').pop()}`));
       else resolve(stdout);
     });
@@ -127,35 +137,139 @@ export function pgmHasInk(image: Uint8Array, threshold = INK_THRESHOLD): boolean
 
 /**
  * OCRs the given pages (0-based) of a PDF: each page is rendered to a grey PGM with `pdftoppm` and, unless it is blank
- * ({@link pgmHasInk}), read with `tesseract … tsv` (see {@link blocksFromTesseractTsv}). The PDF is written to a private temporary
- * folder, removed afterwards. A page that fails is reported in `failed`; call only when
- * {@link missingOcrPrograms} is empty.
+ * ({@link pgmHasInk}), read with `tesseract … tsv` (see {@link blocksFromTesseractTsv}); up to `concurrency` pages at a
+ * time, results in page order. The PDF is written to a private temporary folder, removed afterwards. A page that fails
+ * is reported in `failed`; call only when {@link missingOcrPrograms} is empty.
  */
 export async function ocrPages(bytes: Uint8Array, pages: readonly number[], options: OcrPagesOptions): Promise<OcrResult> {
-  const opts = { ...DEFAULTS, ...options };
+  const opts = { ...DEFAULTS, concurrency: defaultConcurrency(), ...options };
   const result: OcrResult = { blocks: new Map(), failed: new Map() };
   if (pages.length === 0) return result;
+  // Single-threaded tesseract: its OpenMP threads spin-wait (several times slower on a busy machine), and pages run side by side instead.
+  const tesseractEnv = process.env['OMP_THREAD_LIMIT'] ? undefined : { ...process.env, OMP_THREAD_LIMIT: '1' };
   const dir = await mkdtemp(join(tmpdir(), 'doctree-ocr-'));
+  const outcomes = new Map<number, PdfRawBlock[] | { error: string }>();
   try {
     const pdf = join(dir, 'input.pdf');
     await writeFile(pdf, bytes);
-    for (const pageIdx of pages) {
-      throwIfCancelled(opts.signal, opts.filename);
+    const ocrOne = async (pageIdx: number): Promise<void> => {
       const page = String(pageIdx + 1);
       const image = join(dir, `page-${page}`);
       try {
         // A grey PGM (raw pixels): a blank page is seen without tesseract, which takes ~0.3 s to find nothing on one.
         await run(opts.pdftoppm, ['-f', page, '-l', page, '-r', String(opts.dpi), '-gray', '-singlefile', pdf, image], opts.timeoutMs);
-        if (!pgmHasInk(await readFile(`${image}.pgm`))) continue;
-        const tsv = await run(opts.tesseract, [`${image}.pgm`, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs);
-        const blocks = blocksFromTesseractTsv(tsv, pageIdx, 72 / opts.dpi);
-        if (blocks.length > 0) result.blocks.set(pageIdx, blocks);
+        if (!pgmHasInk(await readFile(`${image}.pgm`))) return;
+        const tsv = await run(opts.tesseract, [`${image}.pgm`, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs, tesseractEnv);
+        outcomes.set(pageIdx, blocksFromTesseractTsv(tsv, pageIdx, 72 / opts.dpi));
       } catch (error) {
-        result.failed.set(pageIdx, error instanceof Error ? error.message : String(error));
+        outcomes.set(pageIdx, { error: error instanceof Error ? error.message : String(error) });
+      } finally {
+        await rm(`${image}.pgm`, { force: true });
       }
-    }
+    };
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < pages.length) {
+        throwIfCancelled(opts.signal, opts.filename);
+        await ocrOne(pages[next++]!);
+      }
+    };
+    // Every lane finishes its page before the folder goes; the first error (a cancel) is thrown then.
+    const count = Math.max(1, Math.min(Math.floor(opts.concurrency) || 1, pages.length));
+    const lanes = await Promise.allSettled(Array.from({ length: count }, lane));
+    const stopped = lanes.find((settled): settled is PromiseRejectedResult => settled.status === 'rejected');
+    if (stopped) throw stopped.reason;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+  for (const pageIdx of pages) {
+    const outcome = outcomes.get(pageIdx);
+    if (outcome === undefined) continue;
+    if (Array.isArray(outcome)) {
+      if (outcome.length > 0) result.blocks.set(pageIdx, outcome);
+    } else result.failed.set(pageIdx, outcome.error);
+  }
   return result;
+}
+
+/** What {@link checkOcr} found: whether OCR can run here, with which programs and languages. */
+export interface OcrCheck {
+  /** True when both programs are on PATH and tesseract has data for every language of `language`. */
+  available: boolean;
+  /** Programs of {@link OCR_PROGRAMS} not on PATH. */
+  missing: string[];
+  /** Tesseract language(s) checked, e.g. `eng` (the adapter's default). */
+  language: string;
+  /** `tesseract` found on PATH: its path, version (`5.3.0`) and installed languages (`eng`, `osd`…). */
+  tesseract?: { path: string; version?: string; languages: string[] };
+  /** `pdftoppm` found on PATH: its path and version (`22.12.0`). */
+  pdftoppm?: { path: string; version?: string };
+  /** Why OCR cannot run, and the fix; absent when it can. */
+  problem?: string;
+}
+
+/** Options of {@link checkOcr}. */
+export interface CheckOcrOptions {
+  /** PATH to search (default `process.env.PATH`). */
+  path?: string;
+  /** Tesseract language(s) that must be installed, e.g. `eng+deu`. Default `eng`. */
+  language?: string;
+  /** Longest each probe may run, in milliseconds. Default 10000. */
+  timeoutMs?: number;
+}
+
+/** Install hint for the OCR programs (Debian/Ubuntu package names). */
+export const OCR_INSTALL_HINT = 'sudo apt-get install tesseract-ocr poppler-utils (npm run setup does it when run as root)';
+
+/** Stdout and stderr of a probe run (old tesseract versions print --version and --list-langs to stderr); '' when it fails. */
+function probe(program: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(program, args, { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve(error && !stdout && !stderr ? '' : `${stdout}\n${stderr}`);
+    });
+  });
+}
+
+/** The first dotted version number on a line starting with `name` (`tesseract 5.3.0`, `pdftoppm version 22.12.0`). */
+function versionOf(output: string, name: string): string | undefined {
+  const line = output.split(/\r?\n/).find((l) => l.trim().toLowerCase().startsWith(name));
+  return /(\d+(?:\.\d+)+)/.exec(line ?? '')?.[1];
+}
+
+/**
+ * Checks whether OCR can run here (for `doctree doctor`): `tesseract` and `pdftoppm` on PATH, their versions, and the
+ * languages tesseract has data for (`tesseract --list-langs`), which must cover `language`. Never throws; a probe that
+ * fails leaves its field out.
+ */
+export async function checkOcr(options: CheckOcrOptions = {}): Promise<OcrCheck> {
+  const language = options.language ?? DEFAULTS.language;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const path = options.path ?? process.env['PATH'];
+  const tesseractPath = locateOnPath('tesseract', path);
+  const pdftoppmPath = locateOnPath('pdftoppm', path);
+  const missing = OCR_PROGRAMS.filter((name) => (name === 'tesseract' ? tesseractPath : pdftoppmPath) === undefined);
+  const [tesseractVersion, langs, pdftoppmVersion] = await Promise.all([
+    tesseractPath ? probe(tesseractPath, ['--version'], timeoutMs) : Promise.resolve(''),
+    tesseractPath ? probe(tesseractPath, ['--list-langs'], timeoutMs) : Promise.resolve(''),
+    pdftoppmPath ? probe(pdftoppmPath, ['-v'], timeoutMs) : Promise.resolve(''),
+  ]);
+  const check: OcrCheck = { available: false, missing, language };
+  if (tesseractPath) {
+    // `List of available languages in "…" (2):` then one language per line.
+    const languages = langs
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => /^[A-Za-z][\w/-]*$/.test(l));
+    const version = versionOf(tesseractVersion, 'tesseract');
+    check.tesseract = { path: tesseractPath, ...(version ? { version } : {}), languages };
+  }
+  if (pdftoppmPath) {
+    const version = versionOf(pdftoppmVersion, 'pdftoppm');
+    check.pdftoppm = { path: pdftoppmPath, ...(version ? { version } : {}) };
+  }
+  const absent = language.split('+').filter((lang) => lang && !check.tesseract?.languages.includes(lang));
+  if (missing.length > 0) check.problem = `${missing.join(' and ')} not on PATH. Fix: ${OCR_INSTALL_HINT}`;
+  else if (absent.length > 0) check.problem = `tesseract has no language data for ${absent.join(', ')}. Fix: sudo apt-get install ${absent.map((lang) => `tesseract-ocr-${lang.toLowerCase().replace(/_/g, '-')}`).join(' ')}`;
+  else check.available = true;
+  return check;
 }

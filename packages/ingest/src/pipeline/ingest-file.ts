@@ -115,6 +115,7 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
 
   const t0 = performance.now();
   let adapted: ContentList;
+  let ocr: IngestSummary['ocr'];
   if (kind === 'pdf') {
     adapted = await adaptPdf(bytes, {
       docId,
@@ -122,6 +123,9 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
       sha256,
       ...(opts.password !== undefined ? { password: opts.password } : {}),
       onPage: (done, total) => opts.onProgress({ stage: 'adapt', done, total }),
+      onOcr: (stats) => {
+        ocr = { ...stats, ms: Math.round(stats.ms) };
+      },
       ...(opts.pdfWorkers !== undefined ? { workers: opts.pdfWorkers } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
@@ -148,6 +152,7 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
   const pageReport = opts.report ? pageQualityReport(adapted, enhanced) : undefined;
   const timings = { adapt: Math.round(t1 - t0), enhance: Math.round(t2 - t1), build: Math.round(t3 - t2), write: 0 };
   const summary = summarizeIngest(adapted, tree, report as EnhanceReport, timings);
+  if (ocr) summary.ocr = ocr;
   const outputs: Array<[string, string | Uint8Array]> = [
     [DOC_FILES.adapted, JSON.stringify(adapted)],
     [DOC_FILES.enhanced, JSON.stringify(enhanced)],

@@ -19,6 +19,8 @@ export interface IngestSummary {
   warnings: IngestWarning[];
   enhancer: EnhanceReport['rules'];
   timings_ms: { adapt: number; enhance: number; build: number; write: number };
+  /** OCR of pages without a text layer, when it ran (part of `timings_ms.adapt`): pages it went through, read, failed, wall ms. */
+  ocr?: { pages: number; read: number; failed: number; ms: number };
 }
 
 /** Counts the tree's nodes by role and depth. */
