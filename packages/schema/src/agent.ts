@@ -347,6 +347,17 @@ export const AnswerSchema = z.object({
   support: z.array(SupportSchema),
   /** 1-based pages of the support, sorted, unique. */
   pages: z.array(PageNumberSchema),
+  /**
+   * Present when the system declined to answer ("Not answerable"): why, the answer it withheld (if its reader had
+   * one) with the probability that it was right, and the best evidence it found, still shown and citable.
+   */
+  abstention: z
+    .object({
+      reason: z.string().min(1),
+      withheld: z.object({ answer: AnswerValueSchema, answer_format: AnswerFormatSchema, confidence: z.number().min(0).max(1) }).optional(),
+      evidence: z.array(SupportSchema),
+    })
+    .optional(),
   trace: TraceSchema,
 });
 export type Answer = z.infer<typeof AnswerSchema>;

@@ -58,7 +58,16 @@ export function formatAskReport(run: AskedQuestion, options: { dryRun: boolean }
   const out: string[] = [];
   const stated = answer.display !== undefined && answer.display !== answerText(answer) ? ` — ${answer.display}` : '';
   out.push(`Answer: ${answerText(answer)}${answer.answer_format === 'None' ? '' : `  (${answer.answer_format})`}${stated}`);
-  out.push(`Confidence: ${answer.confidence.toFixed(2)}`);
+  out.push(`Confidence: ${answer.confidence.toFixed(2)}${answer.answer_format === 'None' ? ' (that the document does not answer this)' : ' (probability the answer is right)'}`);
+  const abstention = answer.abstention;
+  if (abstention) {
+    out.push(`Declined: ${abstention.reason}`);
+    if (abstention.withheld) out.push(`  best answer found: ${Array.isArray(abstention.withheld.answer) ? abstention.withheld.answer.join('; ') : String(abstention.withheld.answer)} (probability right ${abstention.withheld.confidence.toFixed(2)})`);
+    if (abstention.evidence.length > 0) {
+      out.push(`  best evidence: pages ${[...new Set(abstention.evidence.map((s) => s.page))].join(', ')}`);
+      for (const s of abstention.evidence) out.push(`  p.${s.page}  ${s.node_id}  "${oneLine(s.snippet, SNIPPET_CHARS)}"`);
+    }
+  }
   if (answer.support.length === 0) out.push('Supporting pages: none');
   else {
     out.push(`Supporting pages: ${answer.pages.join(', ')}`);

@@ -4,6 +4,7 @@ import type { DocIndex } from '@doctree/index';
 import { PageRanker, pageViewFor, rerankContextFromDecision, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { RankedPageEvidence } from '@doctree/toolhub';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
+import { AnswerCalibrator, calibratedAnswer, type Calibration } from '../finalizer/answer-calibrator.js';
 import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
 import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
 import { LlmJudger } from '../judger/llm-judger.js';
@@ -88,6 +89,12 @@ export interface DocTreeAgentOptions {
    * node lanes, fused hits, pack, support). Default a {@link PageRanker} with its fitted default model.
    */
   pageRanker?: PageRanker;
+  /**
+   * Calibrates the answer: its confidence becomes the probability it is right, and it declines ("Not answerable",
+   * with the reason and the evidence kept) when refusing is the likelier right output. Default an
+   * {@link AnswerCalibrator} with its fitted default model; `false` keeps the reader's answer and confidence as they are.
+   */
+  calibrator?: AnswerCalibrator | false;
 }
 
 /** Defaults of {@link DocTreeAgentOptions}. */
@@ -145,6 +152,8 @@ export interface AgentRun {
   rankedPages: number[];
   /** The page ranker's pages with the features that placed them, best first. */
   pageRanking: RankedPageEvidence[];
+  /** The calibration of the answer (absent with `calibrator: false`), with the reader's answer before it. */
+  calibration?: Calibration & { raw: Pick<Answer, 'answer' | 'answer_format' | 'confidence'> };
   decision: RouterDecision;
   /** The plan of the pass whose answer was kept. */
   plan: StrategyPlan;
@@ -219,6 +228,7 @@ export class DocTreeAgent {
   readonly #vision: VisionOptions | undefined;
   readonly #secrets: string[];
   readonly #pageRanker: PageRanker;
+  readonly #calibrator: AnswerCalibrator | undefined;
 
   /**
    * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
@@ -248,6 +258,7 @@ export class DocTreeAgent {
     this.memory = o.memory ?? new AgentMemory();
     this.#observer = new Observer(o.observer ?? {});
     this.#pageRanker = o.pageRanker ?? new PageRanker();
+    this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? new AnswerCalibrator());
   }
 
   /** `llm` when a chat model is configured, else `offline`. */
@@ -438,8 +449,9 @@ export class DocTreeAgent {
       data: { attempt: kept.attempt, reader: kept.read.reader, pages: [...new Set(kept.read.result.support.map((s) => s.page))], notes: (kept.read.result.notes ?? []).slice(0, 12) },
     });
     const pageRanking = await this.#rankPages(question, decision, kept.retrieval, kept.read.result.support, trace, signal);
+    const calibration = this.#calibrate(question, decision, kept, pageRanking, trace);
     const llm = llmTotals(trace);
-    const answer = finalizeAnswer(
+    const finalized = finalizeAnswer(
       {
         read: kept.read.result,
         ...(kept.verdict ? { verdict: kept.verdict } : {}),
@@ -447,12 +459,14 @@ export class DocTreeAgent {
       },
       o.finalize ?? {},
     );
+    const answer = calibration && this.#calibrator?.mode === 'apply' ? calibratedAnswer(finalized, calibration) : finalized;
     emit('finalize', kept.attempt, `${JSON.stringify(answer.answer)} · confidence ${answer.confidence.toFixed(2)} · pages ${answer.pages.join(', ') || '-'}`);
     const toolCalls = trace.eventsOf('tool_call').length;
     return {
       answer,
       rankedPages: [...new Set([...pageRanking.map((p) => p.page), ...rankedPages(answer, kept.retrieval)])],
       pageRanking,
+      ...(calibration ? { calibration: { ...calibration, raw: { answer: finalized.answer, answer_format: finalized.answer_format, confidence: finalized.confidence } } } : {}),
       decision,
       plan: kept.plan,
       plans,
@@ -574,6 +588,27 @@ export class DocTreeAgent {
       data: { stage: 'pages', pages: ranking.slice(0, 10).map((p) => ({ page: p.page, score: Math.round(p.score * 1e4) / 1e4, features: roundedFeatures(p.features) })) },
     });
     return ranking;
+  }
+
+  /** Calibrates the kept pass's answer (see {@link AnswerCalibrator}) and records it as a `judge` event. */
+  #calibrate(question: string, decision: RouterDecision, kept: Pass, pages: RankedPageEvidence[], trace: TraceRecorder): Calibration | undefined {
+    const calibrator = this.#calibrator;
+    if (!calibrator) return undefined;
+    const absence = pageViewFor(this.index).absence(question, decision.signals.page_hints ?? []);
+    const calibration = calibrator.calibrate({
+      read: kept.read.result,
+      ...(kept.verdict ? { verdict: kept.verdict } : {}),
+      queryType: decision.query_type,
+      pages,
+      absence,
+      replans: kept.attempt,
+    });
+    trace.record({
+      type: 'judge',
+      message: `calibration: ${calibration.refused ? `declines (${calibration.reason})` : 'answers'}; P(answer right) ${calibration.pAnswer.toFixed(2)}, P(not answerable) ${calibration.pRefuse.toFixed(2)}${calibrator.mode === 'record' ? ' (recorded, not applied)' : ''}`,
+      data: { judge: 'calibration', mode: calibrator.mode, p_answer: calibration.pAnswer, p_refuse: calibration.pRefuse, refused: calibration.refused, features: roundedFeatures(calibration.features) },
+    });
+    return calibration;
   }
 
   #recordPlan(trace: TraceRecorder, plan: StrategyPlan, label: string): void {

@@ -1,0 +1,247 @@
+import { DocTreeError } from '@doctree/schema';
+import { AnswerSchema, formatIssues } from '@doctree/schema';
+import type { Answer, AnswerFormat, QueryType, ReadResult, Support } from '@doctree/schema';
+import { z } from 'zod';
+import { NOT_ANSWERABLE } from '../reader/base-reader.js';
+import { DEFAULT_ANSWER_CALIBRATION_MODEL } from './answer-calibration-model.js';
+
+/**
+ * Features of one answered question, each in 0..1: how sure the reader and the judger were, what was answered, how
+ * well the retrieval agreed, and what the document lacks of the question.
+ */
+export const CALIBRATION_FEATURES = [
+  'reader_confidence',
+  'judge_score',
+  'judge_failed',
+  'reader_refused',
+  'format_number',
+  'format_list',
+  'format_text',
+  'support_rank',
+  'support_count',
+  'page_top_score',
+  'page_margin',
+  'best_coverage',
+  'missing_terms',
+  'missing_years',
+  'page_out_of_range',
+  'replans',
+  'type_lookup',
+  'type_table',
+  'type_visual',
+  'type_multi',
+  'type_unanswerable',
+] as const;
+/** One of {@link CALIBRATION_FEATURES}. */
+export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
+
+const LogisticSchema = z.object({
+  bias: z.number().finite(),
+  /** Feature name → weight; missing names weigh 0, unknown names are refused. */
+  weights: z.record(z.string(), z.number().finite()),
+});
+
+/**
+ * The answer calibration model: two logistic regressions over {@link CALIBRATION_FEATURES} — `answer`, the probability
+ * that the reader's answer is right, and `refuse`, the probability that the document does not answer the question.
+ * The agent answers when `answer` is the likelier of the two to be right, else it declines ("Not answerable"); the
+ * probability of what it says is its confidence.
+ */
+export const AnswerCalibrationModelSchema = z.object({
+  format: z.literal('doctree.answer-calibration'),
+  version: z.literal(1),
+  answer: LogisticSchema,
+  refuse: LogisticSchema,
+  /** How the model was obtained (script, questions, folds, cross-validated metrics). Informational. */
+  fitted: z.record(z.string(), z.unknown()).optional(),
+});
+/** See {@link AnswerCalibrationModelSchema}. */
+export type AnswerCalibrationModel = z.infer<typeof AnswerCalibrationModelSchema>;
+
+/** What the calibrator reads of one question. */
+export interface CalibrationInput {
+  read: Pick<ReadResult, 'answer' | 'answer_format' | 'confidence' | 'support'>;
+  verdict?: { pass: boolean; score: number };
+  queryType: QueryType;
+  /** The page ranking, best first (scores of the page ranker). */
+  pages: ReadonlyArray<{ page: number; score: number; features: { coverage: number } }>;
+  /** What the document lacks of the question (see `PageView.absence`). */
+  absence: { missingTerms: number; missingYears: number; pagesOutOfRange: number };
+  /** REPLAN passes run. */
+  replans: number;
+}
+
+/** The calibrated outcome of one question. */
+export interface Calibration {
+  features: Record<CalibrationFeature, number>;
+  /** Probability that the reader's answer is right (0 when it gave none). */
+  pAnswer: number;
+  /** Probability that the document does not answer the question. */
+  pRefuse: number;
+  /** True when the calibrated answer is "Not answerable" while the reader had an answer, or the reader refused. */
+  refused: boolean;
+  /** The probability that the final output (answer or refusal) is right. */
+  confidence: number;
+  /** Why it declined (absent when it answers). */
+  reason?: string;
+}
+
+/** Options of {@link AnswerCalibrator}. */
+export interface AnswerCalibratorOptions {
+  /** The model. Default {@link DEFAULT_ANSWER_CALIBRATION_MODEL} (fitted on dev + wide, see its `fitted`). */
+  model?: AnswerCalibrationModel;
+  /**
+   * `apply` (default): the answer's confidence becomes the calibrated probability and a declined answer becomes "Not
+   * answerable" (the withheld answer and its evidence kept in `abstention`); `record`: the features and probabilities
+   * are computed and traced, the reader's answer and confidence are left as they are (for refitting the model).
+   */
+  mode?: 'apply' | 'record';
+}
+
+/**
+ * Validates an answer calibration model (a parsed JSON file).
+ *
+ * @throws DocTreeError `SCHEMA_INVALID` for a malformed model or an unknown feature name.
+ */
+export function parseAnswerCalibrationModel(value: unknown, file?: string): AnswerCalibrationModel {
+  const parsed = AnswerCalibrationModelSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new DocTreeError('SCHEMA_INVALID', `not an answer calibration model: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+      ...(file ? { file } : {}),
+      hint: 'Write one with `node tools/fit/fit-answer-calibration.mjs`.',
+    });
+  }
+  const known = new Set<string>(CALIBRATION_FEATURES);
+  const unknown = [...Object.keys(parsed.data.answer.weights), ...Object.keys(parsed.data.refuse.weights)].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new DocTreeError('SCHEMA_INVALID', `unknown calibration feature(s) ${[...new Set(unknown)].join(', ')}`, { ...(file ? { file } : {}), hint: `Known: ${CALIBRATION_FEATURES.join(', ')}.` });
+  return parsed.data;
+}
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+const squash = (x: number): number => (x > 0 ? x / (1 + x) : 0);
+
+const TYPE_GROUPS: ReadonlyMap<QueryType, CalibrationFeature> = new Map([
+  ['lookup', 'type_lookup'],
+  ['summary', 'type_lookup'],
+  ['table_number', 'type_table'],
+  ['chart', 'type_visual'],
+  ['figure_count', 'type_visual'],
+  ['layout', 'type_visual'],
+  ['multi_hop', 'type_multi'],
+  ['unanswerable', 'type_unanswerable'],
+]);
+
+/**
+ * Turns an answer's raw signals into the probability that it is right, and declines when "the document does not say"
+ * is the likelier right output. Both probabilities come from logistic models fitted with cross-validation grouped by
+ * document (`tools/fit/fit-answer-calibration.mjs`), so `confidence` means what it says: of the answers given with
+ * confidence 0.7, about 70 % were right on documents the model never saw.
+ *
+ * @example
+ * ```ts
+ * const calibration = new AnswerCalibrator().calibrate({ read, verdict, queryType: 'lookup', pages, absence, replans: 0 });
+ * if (calibration.refused) console.log('Not answerable:', calibration.reason);
+ * ```
+ */
+export class AnswerCalibrator {
+  readonly model: AnswerCalibrationModel;
+  readonly mode: 'apply' | 'record';
+
+  /** @throws DocTreeError `SCHEMA_INVALID` for a malformed model, `USAGE` for an unknown mode. */
+  constructor(options: AnswerCalibratorOptions = {}) {
+    this.model = parseAnswerCalibrationModel(options.model ?? DEFAULT_ANSWER_CALIBRATION_MODEL);
+    this.mode = options.mode ?? 'apply';
+    if (this.mode !== 'apply' && this.mode !== 'record') throw new DocTreeError('USAGE', `calibration mode must be apply or record, not ${String(this.mode)}`);
+  }
+
+  /** The feature row of one question. */
+  features(input: CalibrationInput): Record<CalibrationFeature, number> {
+    const f = Object.fromEntries(CALIBRATION_FEATURES.map((name) => [name, 0])) as Record<CalibrationFeature, number>;
+    const { read } = input;
+    const format: AnswerFormat = read.answer_format;
+    f.reader_confidence = clamp01(read.confidence);
+    f.judge_score = input.verdict ? clamp01(input.verdict.score) : 0.5;
+    f.judge_failed = input.verdict && !input.verdict.pass ? 1 : 0;
+    f.reader_refused = format === 'None' ? 1 : 0;
+    f.format_number = format === 'Int' || format === 'Float' ? 1 : 0;
+    f.format_list = format === 'List' ? 1 : 0;
+    f.format_text = format === 'Str' ? 1 : 0;
+    const ranked = input.pages.map((p) => p.page);
+    const supportRanks = read.support.map((s) => ranked.indexOf(s.page)).filter((r) => r >= 0);
+    f.support_rank = supportRanks.length > 0 ? 1 / (1 + Math.min(...supportRanks)) : 0;
+    f.support_count = Math.min(1, read.support.length / 4);
+    f.page_top_score = squash(input.pages[0]?.score ?? 0);
+    f.page_margin = input.pages.length > 1 ? clamp01((input.pages[0]!.score - input.pages[1]!.score) / Math.max(1e-9, Math.abs(input.pages[0]!.score))) : input.pages.length === 1 ? 1 : 0;
+    f.best_coverage = Math.max(0, ...input.pages.slice(0, 5).map((p) => p.features.coverage));
+    f.missing_terms = clamp01(input.absence.missingTerms);
+    f.missing_years = clamp01(input.absence.missingYears);
+    f.page_out_of_range = input.absence.pagesOutOfRange > 0 ? 1 : 0;
+    f.replans = Math.min(1, input.replans / 2);
+    const group = TYPE_GROUPS.get(input.queryType);
+    if (group) f[group] = 1;
+    return f;
+  }
+
+  /** Calibrates one question: both probabilities, the choice between answering and declining, and why. */
+  calibrate(input: CalibrationInput): Calibration {
+    const features = this.features(input);
+    const readerRefused = input.read.answer_format === 'None';
+    const pAnswer = readerRefused ? 0 : sigmoid(linear(this.model.answer, features));
+    const pRefuse = sigmoid(linear(this.model.refuse, features));
+    // A page the document does not have cannot hold the answer, however rare such questions were in the fitting data.
+    const refused = readerRefused || pRefuse > pAnswer || features.page_out_of_range === 1;
+    const confidence = refused ? pRefuse : pAnswer;
+    return { features, pAnswer, pRefuse, refused, confidence, ...(refused ? { reason: reasonOf(features, readerRefused, pAnswer, pRefuse) } : {}) };
+  }
+}
+
+function linear(model: z.infer<typeof LogisticSchema>, features: Record<CalibrationFeature, number>): number {
+  let s = model.bias;
+  for (const name of CALIBRATION_FEATURES) {
+    const w = Object.hasOwn(model.weights, name) ? model.weights[name]! : 0;
+    s += w * features[name];
+  }
+  return s;
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+/** A sentence for people: the strongest reason the evidence does not carry an answer. */
+function reasonOf(f: Record<CalibrationFeature, number>, readerRefused: boolean, pAnswer: number, pRefuse: number): string {
+  if (f.page_out_of_range) return 'the question names a page the document does not have';
+  if (f.missing_years >= 0.5) return 'the document never mentions the year(s) the question asks about';
+  if (f.missing_terms >= 0.3) return `the document never mentions ${Math.round(f.missing_terms * 100)} % of what the question names (by weight)`;
+  if (readerRefused) return 'the reader found no answer in the evidence';
+  return `the best answer found is likely wrong (probability right ${pAnswer.toFixed(2)} vs ${pRefuse.toFixed(2)} that the document does not say)`;
+}
+
+/**
+ * The answer as calibrated: its confidence is the calibrated probability; a declined answer becomes "Not answerable"
+ * (format `None`, no support, no pages) with `abstention` holding the reason, the withheld answer and its evidence.
+ *
+ * @throws DocTreeError `SCHEMA_INVALID` when the result is not a valid Answer.
+ */
+export function calibratedAnswer(answer: Answer, calibration: Calibration, evidence: readonly Support[] = answer.support): Answer {
+  const confidence = clamp01(calibration.confidence);
+  const next: Answer = !calibration.refused
+    ? { ...answer, confidence }
+    : {
+        ...answer,
+        answer: NOT_ANSWERABLE,
+        answer_format: 'None',
+        confidence,
+        support: [],
+        pages: [],
+        abstention: {
+          reason: calibration.reason ?? 'the evidence does not carry an answer',
+          ...(answer.answer_format !== 'None' ? { withheld: { answer: answer.answer, answer_format: answer.answer_format, confidence: clamp01(calibration.pAnswer) } } : {}),
+          evidence: evidence.slice(0, 8),
+        },
+      };
+  if (next.answer_format === 'None') delete next.display;
+  const parsed = AnswerSchema.safeParse(next);
+  if (!parsed.success) throw new DocTreeError('SCHEMA_INVALID', `the calibrated answer is not a valid Answer: ${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
