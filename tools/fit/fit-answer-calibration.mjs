@@ -127,7 +127,7 @@ const logLoss = (p, y) => -(y * Math.log(Math.max(1e-9, p)) + (1 - y) * Math.log
 /** L2 strength with the best inner-CV log loss of the final decision's confidence. */
 function chooseLambda(rows) {
   if (lambdas.length === 1) return lambdas[0];
-  const inner = foldsByDocument(rows, Math.min(folds, 4), seed + 1);
+  const inner = foldsByDocument(rows, Math.min(folds, 4), seed);
   let best = lambdas[0];
   let bestLoss = Infinity;
   for (const lambda of lambdas) {

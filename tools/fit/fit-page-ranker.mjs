@@ -15,18 +15,12 @@
 // (default data/fit/page-ranker.json). --write-default also writes packages/toolhub/src/pages/page-ranker-model.ts,
 // the default model every DocTreeAgent uses. Your own questions work the same (questions.jsonl with doc_file relative
 // to the file's folder and 1-based evidence_pages).
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { basename, dirname, join, resolve, relative } from 'node:path';
-import { execSync } from 'node:child_process';
-import { importDist, option, flag, root } from '../bench/index/bench-common.mjs';
+import { resolve } from 'node:path';
+import { benchmarkOf, commitOf, flag, foldsByDocument, importDist, option, pct, questionFiles, readJsonl, readQuestions, rel, root, writeDefaultModel, writeJson, writeJsonl } from './fit-common.mjs';
 
 const toolhub = await importDist('toolhub');
 const FEATURES = toolhub.PAGE_FEATURES;
 
-const questionFiles = option('questions', '../shared/data/eval/dev/questions.jsonl,../shared/data/eval/wide/questions.jsonl')
-  .split(',')
-  .map((f) => resolve(root, f));
 const docsDir = resolve(root, option('docs', 'data/eval-docs'));
 const featuresFile = resolve(root, option('features', 'data/fit/page-features.jsonl'));
 const outFile = resolve(root, option('out', 'data/fit/page-ranker.json'));
@@ -40,34 +34,6 @@ if (!['rules', 'single-template'].includes(agentRouter)) {
 }
 const lambdas = option('l2', '0.003,0.03,0.3,1').split(',').map(Number);
 const l2 = lambdas[0];
-
-/** Questions of every file, with `split` (the file's folder name) and the absolute PDF path. */
-function readQuestions() {
-  const out = [];
-  for (const file of questionFiles) {
-    if (!existsSync(file)) {
-      console.log(`No questions at ${file}; skipped.`);
-      continue;
-    }
-    const split = basename(dirname(file));
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const q = JSON.parse(line);
-      out.push({ ...q, split, pdf: join(dirname(file), q.doc_file) });
-    }
-  }
-  return limit > 0 ? out.slice(0, limit) : out;
-}
-
-const benchmarkOf = (id) => (id.startsWith('fb-') ? 'FinanceBench' : id.startsWith('mmlb-') ? 'MMLongBench-Doc' : id.startsWith('uda-') ? 'UDA' : 'other');
-
-async function readJsonl(file) {
-  const rows = [];
-  if (!existsSync(file)) return rows;
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line.trim()) rows.push(JSON.parse(line));
-  return rows;
-}
 
 /** Runs the offline agent and BM25 over pages on every question with evidence pages; one JSON line per question. */
 async function collect(questions) {
@@ -112,10 +78,7 @@ async function collect(questions) {
     });
     if (done % 10 === 0) process.stderr.write(`[fit] ${done}/${questions.length} questions (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   }
-  mkdirSync(dirname(featuresFile), { recursive: true });
-  const tmp = `${featuresFile}.tmp`;
-  writeFileSync(tmp, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  renameSync(tmp, featuresFile);
+  writeJsonl(featuresFile, rows);
   return rows;
 }
 
@@ -177,7 +140,7 @@ function fit(rows, { epochs = 300, rate = 0.05, lambda = l2 } = {}) {
 /** The L2 strength of the grid with the best recall@5 in an inner CV grouped by document (nested in the outer folds). */
 function chooseLambda(rows) {
   if (lambdas.length === 1) return lambdas[0];
-  const inner = foldsByDocument(rows, Math.min(folds, 4));
+  const inner = foldsByDocument(rows, Math.min(folds, 4), seed);
   let best = lambdas[0];
   let bestScore = -1;
   for (const lambda of lambdas) {
@@ -217,20 +180,6 @@ function metrics(pairs) {
   return { n, r1: recall(1), r5: recall(5), r10: recall(10), mrr };
 }
 
-/** Documents shuffled with a seeded generator, dealt round-robin into folds. */
-function foldsByDocument(rows, count = folds) {
-  const docs = [...new Set(rows.map((r) => `${r.split}/${r.doc}`))].sort();
-  let s = seed >>> 0 || 1;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-  for (let i = docs.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [docs[i], docs[j]] = [docs[j], docs[i]];
-  }
-  const foldOf = new Map(docs.map((d, i) => [d, i % count]));
-  return rows.map((r) => foldOf.get(`${r.split}/${r.doc}`));
-}
-
-const pct = (x) => (x === undefined ? '–' : `${(x * 100).toFixed(1)}%`);
 
 function table(title, groups) {
   console.log(`\n${title}`);
@@ -245,12 +194,12 @@ function table(title, groups) {
 }
 
 const questions = readQuestions();
-console.log(`[fit] ${questions.length} questions from ${questionFiles.map((f) => relative(root, f)).join(', ')}`);
+console.log(`[fit] ${questions.length} questions from ${questionFiles().map(rel).join(', ')}`);
 const all = await collect(questions);
 const rows = all.filter((r) => r.gold.length > 0);
 console.log(`[fit] ${rows.length} questions with evidence pages over ${new Set(rows.map((r) => `${r.split}/${r.doc}`)).size} documents; ${folds}-fold CV grouped by document`);
 
-const foldOf = foldsByDocument(rows);
+const foldOf = foldsByDocument(rows, folds, seed);
 const foldWeights = [];
 const foldLambdas = [];
 for (let k = 0; k < folds; k++) {
@@ -280,18 +229,14 @@ const finalLambda = chooseLambda(rows);
 const final = fit(rows, { lambda: finalLambda });
 const cvAll = metrics(rows.map((r) => ({ ranking: r.cv, gold: r.gold })));
 const bmAll = metrics(rows.map((r) => ({ ranking: r.bm25, gold: r.gold })));
-let commit = 'unknown';
-try {
-  commit = execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
-} catch {}
 const model = {
   format: 'doctree.page-ranker',
   version: 1,
   weights: final,
   fitted: {
     script: 'tools/fit/fit-page-ranker.mjs',
-    commit,
-    questions: questionFiles.map((f) => relative(root, f)),
+    commit: commitOf(),
+    questions: questionFiles().map(rel),
     n_questions: rows.length,
     n_documents: new Set(rows.map((r) => `${r.split}/${r.doc}`)).size,
     folds,
@@ -309,19 +254,17 @@ function round(x) {
 }
 console.log('\nWeights (all questions):');
 for (const f of FEATURES) console.log(`  ${f.padEnd(22)} ${final[f].toFixed(3)}   folds ${foldWeights.map((w) => w[f].toFixed(2)).join(' ')}`);
-mkdirSync(dirname(outFile), { recursive: true });
-writeFileSync(outFile, JSON.stringify(model, null, 2) + '\n');
-console.log(`\nModel: ${relative(root, outFile)}`);
+writeJson(outFile, model);
+console.log(`\nModel: ${rel(outFile)}`);
 if (flag('write-default')) {
-  const file = join(root, 'packages/toolhub/src/pages/page-ranker-model.ts');
-  const body = `import type { PageRankerModel } from './page-ranker.js';
-
-/**
- * The page ranker's default model. Written by \`node tools/fit/fit-page-ranker.mjs --write-default\` (do not edit by
- * hand): \`fitted\` records the questions, folds and cross-validated metrics the weights came from.
- */
-export const DEFAULT_PAGE_RANKER_MODEL: PageRankerModel = ${JSON.stringify(model, null, 2)};
-`;
-  writeFileSync(file, body);
-  console.log(`Default model written: ${relative(root, file)} (rebuild toolhub)`);
+  writeDefaultModel('packages/toolhub/src/pages/page-ranker-model.ts', {
+    importLine: "import type { PageRankerModel } from './page-ranker.js';",
+    doc: [
+      "The page ranker's default model. Written by `node tools/fit/fit-page-ranker.mjs --write-default` (do not edit by",
+      'hand): `fitted` records the questions, folds and cross-validated metrics the weights came from.',
+    ],
+    name: 'DEFAULT_PAGE_RANKER_MODEL',
+    type: 'PageRankerModel',
+    model,
+  });
 }
