@@ -69,6 +69,8 @@ export { DocView, tableHeader, tableRowLabels } from './records/doc-view.js';
 export { mmrSummary } from './records/extractive-summarizer.js';
 export type { MmrSummaryOptions } from './records/extractive-summarizer.js';
 export { buildGraphEdges, buildIndexRecords, chunkLeaf } from './records/record-builder.js';
+export { buildPageRecords } from './records/page-records.js';
+export type { PageRecords } from './records/page-records.js';
 export type { IndexRecordOptions, IndexRecords } from './records/record-builder.js';
 export { buildExtractiveSummary, contentHash, sectionSummarySource } from './records/summaries.js';
 export { BaseSummarizer } from './summaries/base-summarizer.js';

@@ -6,8 +6,11 @@ import { BBoxSchema, PageIdxSchema, PageSpanSchema, Sha256Schema } from './commo
  * summaries and the index manifest, all under `<doc_dir>/index/`.
  */
 
-/** Current format version of index artifacts. */
-export const INDEX_FORMAT_VERSION = 1;
+/**
+ * Current format version of index artifacts. Version 2 added the page view (`sparse_pages.jsonl`, `bm25_pages.json`,
+ * `pages.json`); indexes of another version are rebuilt by `buildDocIndex` and refused by `loadDocIndex`.
+ */
+export const INDEX_FORMAT_VERSION = 2;
 
 /**
  * Id of an indexed unit: a tree node id, optionally with a section-variant suffix (`sec_12#h|#g|#c|#p`)
@@ -141,6 +144,42 @@ export const SparseDocSchema = z.object({
   filters: IndexFiltersSchema.default({}),
 });
 export type SparseDoc = z.infer<typeof SparseDocSchema>;
+
+/** Id of a page document: `P` and the 1-based page (`P12` is page 12, `page_idx` 11), as the graph's page pseudo-nodes. */
+export const PageDocIdSchema = z.string().regex(/^P[1-9][0-9]*$/, 'page document ids are P and the 1-based page (e.g. P12)');
+
+/**
+ * A line of `sparse_pages.jsonl`: one page as a BM25F document. `body` is the text of the nodes whose text starts on
+ * the page (headings included), `heading` the headings of sections starting there, `headings_path` the section paths
+ * of its nodes, `caption` its figure and table captions; `filters.page_idx` the 0-based page.
+ */
+export const PageSparseDocSchema = z.object({
+  id: PageDocIdSchema,
+  role: z.literal('section'),
+  body: z.string().min(1),
+  heading: z.string().optional(),
+  headings_path: z.string().optional(),
+  caption: z.string().optional(),
+  filters: z.object({ page_idx: PageIdxSchema }),
+});
+export type PageSparseDoc = z.infer<typeof PageSparseDocSchema>;
+
+/** What `pages.json` keeps of one page with text: its 0-based index and the years written on it. */
+export const PageFactsSchema = z.object({
+  page_idx: PageIdxSchema,
+  /** Four-digit years (1900–2099) in the page's text, headings paths and captions, ascending and unique. */
+  years: z.array(z.number().int()),
+});
+export type PageFacts = z.infer<typeof PageFactsSchema>;
+
+/** `pages.json`: the pages that have a page document (ascending `page_idx`), with the facts read from their text. */
+export const DocPagesSchema = z.object({
+  format: z.literal('doctree.pages'),
+  version: z.literal(INDEX_FORMAT_VERSION),
+  doc_id: z.string().min(1),
+  pages: z.array(PageFactsSchema),
+});
+export type DocPages = z.infer<typeof DocPagesSchema>;
 
 /** Kinds of graph edges. */
 export const GraphEdgeTypeSchema = z.enum(['parent', 'child', 'prev_next', 'same_page', 'ref', 'has_col']);

@@ -7,10 +7,12 @@ import { MetricsFileSchema, MetricsSchema, PredictionSchema, QuestionSchema } fr
 import {
   DenseCoarseRecordSchema,
   DenseLeafRecordSchema,
+  DocPagesSchema,
   DocSummarySchema,
   GraphEdgeSchema,
   IdMapsSchema,
   IndexManifestSchema,
+  PageSparseDocSchema,
   SparseDocSchema,
 } from './index-records.js';
 import { RagChunkSchema, RagManifestSchema, RagParentSchema } from './rag-records.js';
@@ -23,6 +25,8 @@ export const ARTIFACT_SCHEMAS = {
   'dense-coarse-record': DenseCoarseRecordSchema,
   'dense-leaf-record': DenseLeafRecordSchema,
   'sparse-doc': SparseDocSchema,
+  'page-sparse-doc': PageSparseDocSchema,
+  pages: DocPagesSchema,
   'graph-edge': GraphEdgeSchema,
   'id-maps': IdMapsSchema,
   summary: DocSummarySchema,

@@ -7,12 +7,14 @@ import {
   INDEX_FORMAT_VERSION,
   IndexManifestSchema,
   parseWith,
+  type DocPages,
   type Embedder,
   type IndexArtifact,
   type IndexManifest,
 } from '@doctree/schema';
 import { swapDirectory, temporaryPathFor } from '../io/atomic-write.js';
 import { artifactsMatch, readValidJsonIfPresent } from '../io/build-manifest.js';
+import { buildPageRecords, type PageRecords } from '../records/page-records.js';
 import { buildIndexRecords, type IndexRecordOptions, type IndexRecords } from '../records/record-builder.js';
 import type { DocSummarizer } from '../summaries/base-summarizer.js';
 import { ExtractiveSummarizer } from '../summaries/extractive-doc-summarizer.js';
@@ -57,6 +59,8 @@ export interface BuildDocIndexResult {
   rebuilt: boolean;
   /** Records built (only when rebuilt). */
   records?: IndexRecords;
+  /** Page documents and page facts built (only when rebuilt). */
+  pages?: PageRecords;
 }
 
 const DEFAULT_SUMMARIZER = new ExtractiveSummarizer();
@@ -80,9 +84,10 @@ export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' |
 const jsonl = (rows: readonly unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length > 0 ? '\n' : '');
 
 /**
- * Builds `<docDir>/index/` from `<docDir>/doctree.mm.json`: summaries, seed §10.3 records, BM25F indexes, the three
- * vector views and `manifest.json`. Incremental: when the manifest's tree hash and config hash match, nothing is
- * rebuilt. Atomic: everything is written to a temporary folder that replaces `index/` only when complete.
+ * Builds `<docDir>/index/` from `<docDir>/doctree.mm.json`: summaries, seed §10.3 records, the page view (one BM25F
+ * document per page, `pages.json`), BM25F indexes, the three vector views and `manifest.json`. Incremental: when the
+ * manifest's tree hash and config hash match, nothing is rebuilt; an index of another format version is rebuilt.
+ * Atomic: everything is written to a temporary folder that replaces `index/` only when complete.
  */
 export async function buildDocIndex(docDir: string, options: BuildDocIndexOptions): Promise<BuildDocIndexResult> {
   const progress = options.onProgress ?? (() => undefined);
@@ -149,7 +154,13 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
   });
   checkAbort();
   progress({ stage: 'sparse' });
-  const [bm25Coarse, bm25Leaf] = await time('sparse', () => [options.sparse.build(records.sparseCoarse), options.sparse.build(records.sparseLeaf)]);
+  const pages = await time('pages', () => buildPageRecords(tree));
+  const pagesFile: DocPages = { format: 'doctree.pages', version: INDEX_FORMAT_VERSION, doc_id: tree.doc.doc_id, pages: pages.pages };
+  const [bm25Coarse, bm25Leaf, bm25Pages] = await time('sparse', () => [
+    options.sparse.build(records.sparseCoarse),
+    options.sparse.build(records.sparseLeaf),
+    options.sparse.build(pages.docs),
+  ]);
 
   progress({ stage: 'write' });
   const temp = temporaryPathFor(indexDir);
@@ -162,10 +173,13 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       [INDEX_FILES.denseLeaf, jsonl(records.denseLeaf), records.denseLeaf.length],
       [INDEX_FILES.sparseCoarse, jsonl(records.sparseCoarse), records.sparseCoarse.length],
       [INDEX_FILES.sparseLeaf, jsonl(records.sparseLeaf), records.sparseLeaf.length],
+      [INDEX_FILES.sparsePages, jsonl(pages.docs), pages.docs.length],
+      [INDEX_FILES.pages, JSON.stringify(pagesFile), pages.pages.length],
       [INDEX_FILES.edges, jsonl(records.edges), records.edges.length],
       [INDEX_FILES.idMaps, JSON.stringify(records.idMaps, null, 2), Object.keys(records.idMaps.label2id).length],
       [INDEX_FILES.bm25Coarse, JSON.stringify(bm25Coarse.toJSON()), bm25Coarse.size],
       [INDEX_FILES.bm25Leaf, JSON.stringify(bm25Leaf.toJSON()), bm25Leaf.size],
+      [INDEX_FILES.bm25Pages, JSON.stringify(bm25Pages.toJSON()), bm25Pages.size],
     ];
     await time('write', async () => {
       for (const [name, data] of files) await writeFile(join(temp, name), data);
@@ -215,7 +229,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
     };
     await writeFile(join(temp, INDEX_FILES.manifest), JSON.stringify(manifest, null, 2));
     await swapDirectory(temp, indexDir);
-    return { indexDir, manifest, rebuilt: true, records };
+    return { indexDir, manifest, rebuilt: true, records, pages };
   } catch (error) {
     await rm(temp, { recursive: true, force: true });
     throw DocTreeError.from(error, 'IO_WRITE_FAILED', { file: indexDir });

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocTreeError, IndexManifestSchema } from '@doctree/schema';
+import { DocTreeError, INDEX_FORMAT_VERSION, IndexManifestSchema } from '@doctree/schema';
 import { sampleTree } from '../__fixtures__/sample-tree.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
+import { buildPageRecords } from '../records/page-records.js';
 import { buildDocIndex } from './build-doc-index.js';
 import { INDEX_FILES } from './index-files.js';
 import { loadDocIndex } from './load-doc-index.js';
@@ -41,6 +42,39 @@ describe('buildDocIndex / loadDocIndex', () => {
     expect(dense).toContain('sec_4#h');
     expect(index.denseLeaf.get('t_2#c0')?.orig_node_id).toBe('t_2');
     expect(index.loadTimings['total']).toBeGreaterThan(0);
+    expect(manifest.timings_ms['pages']).toBeGreaterThanOrEqual(0);
+    expect(manifest.artifacts.find((a) => a.name === INDEX_FILES.bm25Pages)?.records).toBe(index.sparsePages.size);
+  });
+
+  it('builds the page view with the index: one BM25F document per page and the years of each page', async () => {
+    await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const index = await loadDocIndex(docDir, { sparse, embedder, validation: 'full' });
+    const { docs, pages } = buildPageRecords(sampleTree());
+    expect(index.sparsePages.size).toBe(docs.length);
+    expect([...index.pageYears.keys()]).toEqual(pages.map((p) => p.page_idx));
+    expect(index.pageYears.get(3)).toEqual(pages.find((p) => p.page_idx === 3)?.years);
+    const stored = readFileSync(join(docDir, 'index', INDEX_FILES.sparsePages), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(stored).toEqual(docs);
+    const hits = index.sparsePages.search('purchases of property plant equipment', { k: 3 });
+    expect(hits[0]).toMatchObject({ id: 'P4' });
+    // The same page documents indexed in memory score the same.
+    const inMemory = sparse.build(docs).search('purchases of property plant equipment', { k: 3 });
+    expect(hits).toEqual(inMemory);
+  });
+
+  it('rebuilds an index of the previous format version (no page view), which the loader refuses', async () => {
+    await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const manifestPath = join(docDir, 'index', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    // What a version 1 index looked like: no page files, version 1 in the manifest.
+    for (const name of [INDEX_FILES.sparsePages, INDEX_FILES.bm25Pages, INDEX_FILES.pages]) rmSync(join(docDir, 'index', name));
+    const old = { ...manifest, version: 1, artifacts: manifest.artifacts.filter((a: { name: string }) => !a.name.includes('pages')) };
+    writeFileSync(manifestPath, JSON.stringify(old));
+    await expect(loadDocIndex(docDir, { sparse, embedder })).rejects.toMatchObject({ code: 'FORMAT_VERSION_UNSUPPORTED', hint: expect.stringMatching(/doctree index/) });
+    const rebuilt = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    expect(rebuilt.rebuilt).toBe(true);
+    expect(rebuilt.manifest.version).toBe(INDEX_FORMAT_VERSION);
+    expect((await loadDocIndex(docDir, { sparse, embedder })).sparsePages.size).toBeGreaterThan(0);
   });
 
   it('is a no-op when nothing changed, and rebuilds when the tree or the configuration changes', async () => {
@@ -113,6 +147,9 @@ describe('buildDocIndex / loadDocIndex', () => {
     await corrupt('doctree.mm.json', (t) => t.replace('4.2%', '4.3%'), /doctree\.mm\.json$/);
     await corrupt(INDEX_FILES.bm25Leaf, (t) => `${t.slice(0, -2)}]}`, /bm25_leaf\.json$/);
     await corrupt(INDEX_FILES.summary, (t) => t.replace('"doctree.summary"', '"doctree.summery"'), /summary\.json$/);
+    await corrupt(INDEX_FILES.pages, (t) => t.replace('"doctree.pages"', '"doctree.pagez"'), /pages\.json$/);
+    await corrupt(INDEX_FILES.pages, (t) => t.replace('"years":[', '"yeers":['), /pages\.json$/);
+    await corrupt(INDEX_FILES.bm25Pages, (t) => `${t.slice(0, -2)}]}`, /bm25_pages\.json$/);
     // Postings of a term replaced by a number of the same length: noticed when a search reaches them.
     await corrupt(INDEX_FILES.bm25Leaf, (t) => t.replace(/\["liquiditi",\{[^\]]*\}\]/, (m) => `["liquiditi",${'1'.repeat(m.length - 14)}]`), /bm25_leaf\.json$/, 'search');
     expect((await loadDocIndex(docDir, { sparse, embedder, validation: 'full' })).sparseLeaf.search('liquidity', { k: 1 })).toHaveLength(1);

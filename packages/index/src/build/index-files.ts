@@ -6,10 +6,16 @@ export const INDEX_FILES = {
   denseLeaf: 'dense_leaf.jsonl',
   sparseCoarse: 'sparse_coarse.jsonl',
   sparseLeaf: 'sparse_leaf.jsonl',
+  /** One BM25F document per page with text (`P<1-based page>`), see `buildPageRecords`. */
+  sparsePages: 'sparse_pages.jsonl',
   edges: 'graph_edges.jsonl',
   idMaps: 'id_maps.json',
   bm25Coarse: 'bm25_coarse.json',
   bm25Leaf: 'bm25_leaf.json',
+  /** The BM25F index over `sparse_pages.jsonl`. */
+  bm25Pages: 'bm25_pages.json',
+  /** `doctree.pages`: the pages with a page document and the years written on each. */
+  pages: 'pages.json',
 } as const;
 
 /** The three vector views: coarse (sections/figures/tables), leaf (contextual leaf view), leaf_raw (leaf raw text). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   DenseCoarseRecordSchema,
   DenseLeafRecordSchema,
+  DocPagesSchema,
   DocSummarySchema,
   DocTreeError,
   DocTreeSchema,
@@ -15,6 +16,7 @@ import {
   parseWith,
   type DenseCoarseRecord,
   type DenseLeafRecord,
+  type DocPages,
   type DocSummary,
   type DocTree,
   type Embedder,
@@ -81,6 +83,13 @@ export interface DocIndex {
   readonly denseLeaf: ReadonlyMap<string, DenseLeafRecord>;
   readonly sparseCoarse: SparseIndex;
   readonly sparseLeaf: SparseIndex;
+  /**
+   * BM25F over the pages: one document per page with text (`P<1-based page>`, `filters.page_idx`; fields `body`,
+   * `heading`, `headings_path`, `caption`), built with the index (`buildPageRecords`).
+   */
+  readonly sparsePages: SparseIndex;
+  /** The years written on each page with a page document, by 0-based page, pages ascending (from `pages.json`). */
+  readonly pageYears: ReadonlyMap<number, readonly number[]>;
   readonly vectors: { coarse: VectorIndex; leaf: VectorIndex; leaf_raw: VectorIndex };
   readonly graph: GraphIndex;
   readonly idMaps: IdMaps;
@@ -113,6 +122,20 @@ function jsonlFast<T>(text: string): T[] {
 }
 
 /**
+ * Structural check of `pages.json` for fast loads, in plain loops (a few hundred entries; the zod schema takes
+ * milliseconds): header, and every entry a page index with an array of integer years.
+ */
+function isDocPages(value: unknown): value is DocPages {
+  const v = value as { format?: unknown; version?: unknown; pages?: unknown } | null;
+  if (v?.format !== 'doctree.pages' || v.version !== INDEX_FORMAT_VERSION || !Array.isArray(v.pages)) return false;
+  for (const page of v.pages as unknown[]) {
+    const p = page as { page_idx?: unknown; years?: unknown } | null;
+    if (!Number.isInteger(p?.page_idx) || (p?.page_idx as number) < 0 || !Array.isArray(p?.years) || !p.years.every(Number.isInteger)) return false;
+  }
+  return true;
+}
+
+/**
  * Loads `<docDir>/index/` (built by `buildDocIndex`) into one {@link DocIndex}. Rejects other format versions
  * (`FORMAT_VERSION_UNSUPPORTED`), a different query embedder (`EMBEDDER_MISMATCH`), missing files
  * (`INDEX_MISSING`) and truncated ones (`INDEX_CORRUPT`).
@@ -126,6 +149,7 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   if (rawManifest?.format !== 'doctree.index' || rawManifest.version !== INDEX_FORMAT_VERSION) {
     throw new DocTreeError('FORMAT_VERSION_UNSUPPORTED', `index format ${String(rawManifest?.format)} v${String(rawManifest?.version)} is not doctree.index v${INDEX_FORMAT_VERSION}`, {
       file: manifestPath,
+      hint: 'Rebuild the index: `doctree index <doc_dir>` (`doctree ask` rebuilds it too).',
     });
   }
   const manifest = parseWith(IndexManifestSchema, rawManifest, { file: manifestPath, what: 'index manifest', code: 'INDEX_CORRUPT' });
@@ -164,14 +188,16 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   mark('tree', t);
 
   t = performance.now();
-  const [summaryText, coarseText, leafText, edgesText, idMapsText, bm25CoarseText, bm25LeafText] = await Promise.all([
+  const [summaryText, pagesText, coarseText, leafText, edgesText, idMapsText, bm25CoarseText, bm25LeafText, bm25PagesText] = await Promise.all([
     read(INDEX_FILES.summary),
+    read(INDEX_FILES.pages),
     read(INDEX_FILES.denseCoarse),
     read(INDEX_FILES.denseLeaf),
     read(INDEX_FILES.edges),
     read(INDEX_FILES.idMaps),
     read(INDEX_FILES.bm25Coarse),
     read(INDEX_FILES.bm25Leaf),
+    read(INDEX_FILES.bm25Pages),
   ]);
   mark('read', t);
   t = performance.now();
@@ -182,6 +208,9 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
     throw new DocTreeError('INDEX_CORRUPT', 'not a doctree.summary of this index version', { file: file(INDEX_FILES.summary) });
   }
   const summary = full ? parseWith(DocSummarySchema, summaryJson, { file: file(INDEX_FILES.summary), what: 'summary', code: 'INDEX_CORRUPT' }) : (summaryJson as DocSummary);
+  const pagesJson = parseJson(pagesText, file(INDEX_FILES.pages));
+  if (!full && !isDocPages(pagesJson)) throw new DocTreeError('INDEX_CORRUPT', 'not a doctree.pages of this index version', { file: file(INDEX_FILES.pages) });
+  const pages = full ? parseWith(DocPagesSchema, pagesJson, { file: file(INDEX_FILES.pages), what: 'pages', code: 'INDEX_CORRUPT' }) : (pagesJson as DocPages);
   const idMaps = full ? parseWith(IdMapsSchema, idMapsJson, { file: file(INDEX_FILES.idMaps), what: 'id maps', code: 'INDEX_CORRUPT' }) : (idMapsJson as IdMaps);
   let coarse: DenseCoarseRecord[];
   let leaf: DenseLeafRecord[];
@@ -198,6 +227,7 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   const validation = { validation: full ? ('full' as const) : ('fast' as const) };
   const sparseCoarse = options.sparse.load(parseJson(bm25CoarseText, file(INDEX_FILES.bm25Coarse)), file(INDEX_FILES.bm25Coarse), validation);
   const sparseLeaf = options.sparse.load(parseJson(bm25LeafText, file(INDEX_FILES.bm25Leaf)), file(INDEX_FILES.bm25Leaf), validation);
+  const sparsePages = options.sparse.load(parseJson(bm25PagesText, file(INDEX_FILES.bm25Pages)), file(INDEX_FILES.bm25Pages), validation);
   mark('sparse', t);
   t = performance.now();
   const loadView = (view: 'coarse' | 'leaf' | 'leaf_raw'): Promise<VectorIndex> =>
@@ -219,6 +249,8 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
     denseLeaf: new Map(leaf.map((r) => [r.node_id, r])),
     sparseCoarse,
     sparseLeaf,
+    sparsePages,
+    pageYears: new Map(pages.pages.map((p) => [p.page_idx, p.years])),
     vectors: { coarse: vc, leaf: vl, leaf_raw: vr },
     graph: new GraphIndex(edges),
     idMaps,

@@ -1,6 +1,6 @@
 import type { DocIndex } from '@doctree/index';
-import { analyzeQuery, findYears, MiniSearchSparseIndex } from '@doctree/index';
-import type { DocTreeNode, SparseDoc, SparseHit } from '@doctree/schema';
+import { analyzeQuery, findYears } from '@doctree/index';
+import type { SparseHit, SparseIndex } from '@doctree/schema';
 import { navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
 
 /** One page of a {@link PageView} search: 0-based `pageIdx` and the lane's score (higher is better). */
@@ -35,10 +35,11 @@ const STRUCTURE_BOOSTS = { body: 0, heading: 2, headings_path: 1, caption: 1.5, 
 /**
  * Pages as a first-class view of a document index: every page is one BM25F document (fields `body` = the text of the
  * nodes whose text starts on the page, headings included, `heading` = headings of sections starting there,
- * `headings_path` = the section paths of its nodes, `caption` = figure and table captions on it), searched over the whole document whatever a plan's scoping,
- * plus a dense page score (the best cosine of the page's leaf, table and figure records for the query). Built on first
- * use from the loaded index (pages of a 160-page report in ~50 ms) and cached while the index lives
- * ({@link pageViewFor}).
+ * `headings_path` = the section paths of its nodes, `caption` = figure and table captions on it), searched over the
+ * whole document whatever a plan's scoping, plus a dense page score (the best cosine of the page's leaf, table and
+ * figure records for the query). The page documents and the years of each page are built with the index
+ * (`buildPageRecords` of `@doctree/index`) and loaded with it (`index.sparsePages`, `index.pageYears`): a view costs
+ * nothing to make. {@link pageViewFor} shares one per index.
  *
  * @example
  * ```ts
@@ -49,12 +50,10 @@ const STRUCTURE_BOOSTS = { body: 0, heading: 2, headings_path: 1, caption: 1.5, 
 export class PageView {
   readonly index: DocIndex;
   readonly #nav: DocNavigator;
-  readonly #sparse: MiniSearchSparseIndex;
+  readonly #sparse: SparseIndex;
   /** Page count with any text. */
   readonly size: number;
-  /** Text of each page (all fields), by 0-based page, for the years written on it. */
-  readonly #texts = new Map<number, string>();
-  /** Years written on each page, by 0-based page (computed when first asked). */
+  /** Years written on each page with text, by 0-based page, pages ascending. */
   readonly #years = new Map<number, ReadonlySet<number>>();
   /** The last query's text-lane search over every page (the coverage and absence signals reuse it). */
   #last: { query: string; hits: SparseHit[]; terms: string[] } | undefined;
@@ -62,76 +61,9 @@ export class PageView {
   constructor(index: DocIndex) {
     this.index = index;
     this.#nav = navigatorFor(index);
-    this.#sparse = new MiniSearchSparseIndex({ boosts: { ...TEXT_BOOSTS, ...STRUCTURE_BOOSTS, body: 1 } });
-    const docs: SparseDoc[] = [];
-    for (const [pageIdx, nodes] of this.#nodesByPage()) {
-      const doc = this.#pageDoc(pageIdx, nodes);
-      if (!doc) continue;
-      docs.push(doc);
-      this.#texts.set(pageIdx, [doc.body, doc.headings_path, doc.caption].filter(Boolean).join('\n'));
-    }
-    this.#sparse.add(docs);
-    this.size = docs.length;
-  }
-
-  /**
-   * Nodes by the page their text belongs to, in reading order: a node's text counts on the page of its first box
-   * (else the first page of its span), once — a paragraph or table running over a page break is not indexed twice.
-   */
-  #nodesByPage(): Map<number, DocTreeNode[]> {
-    const pages = new Map<number, DocTreeNode[]>();
-    for (const node of this.index.tree.nodes) {
-      if (node.role === 'document') continue;
-      const pageIdx = node.bboxes[0]?.page_idx ?? node.page_span[0];
-      const list = pages.get(pageIdx);
-      if (list) list.push(node);
-      else pages.set(pageIdx, [node]);
-    }
-    for (const list of pages.values()) list.sort((a, b) => a.read_order - b.read_order);
-    return new Map([...pages].sort((a, b) => a[0] - b[0]));
-  }
-
-  #pageDoc(pageIdx: number, nodes: readonly DocTreeNode[]): SparseDoc | undefined {
-    const body: string[] = [];
-    const headings: string[] = [];
-    const captions: string[] = [];
-    const paths = new Set<string>();
-    for (const node of nodes) {
-      const text = node.text.trim();
-      if (node.role === 'section') {
-        if (text) {
-          headings.push(text);
-          body.push(text);
-        }
-        continue;
-      }
-      if (text) body.push(text);
-      if (node.role === 'caption' && text) captions.push(text);
-      const path = this.#path(node);
-      if (path) paths.add(path);
-    }
-    if (body.length === 0) return undefined;
-    return {
-      id: `P${pageIdx + 1}`,
-      role: 'section',
-      body: body.join('\n'),
-      ...(headings.length > 0 ? { heading: headings.join('\n') } : {}),
-      ...(paths.size > 0 ? { headings_path: [...paths].join('\n') } : {}),
-      ...(captions.length > 0 ? { caption: captions.join('\n') } : {}),
-      filters: { page_idx: pageIdx },
-    };
-  }
-
-  /** Titles of the node's enclosing sections, outermost first. */
-  #path(node: DocTreeNode): string {
-    const titles: string[] = [];
-    let section = this.#nav.sectionOf(node);
-    for (let depth = 0; section && depth < 8; depth++) {
-      const title = section.title ?? '';
-      if (title.trim()) titles.unshift(title.trim());
-      section = this.#nav.sectionOf(section);
-    }
-    return titles.join(' > ');
+    this.#sparse = index.sparsePages;
+    for (const [pageIdx, years] of index.pageYears) this.#years.set(pageIdx, new Set(years));
+    this.size = this.#sparse.size;
   }
 
   /** BM25F over the pages with the given field boosts, best first. */
@@ -172,22 +104,12 @@ export class PageView {
     return out.filter((p) => p.score > 0).sort((a, b) => b.score - a.score || a.pageIdx - b.pageIdx);
   }
 
-  #yearsOn(pageIdx: number): ReadonlySet<number> {
-    let years = this.#years.get(pageIdx);
-    if (!years) {
-      years = new Set(findYears(this.#texts.get(pageIdx) ?? ''));
-      this.#years.set(pageIdx, years);
-    }
-    return years;
-  }
-
   /** Share of the query's years written on each page (empty when the query names no year), best first. */
   #yearsLane(query: string): PageScore[] {
     const years = [...new Set(findYears(query))];
     if (years.length === 0) return [];
     const out: PageScore[] = [];
-    for (const pageIdx of this.#texts.keys()) {
-      const have = this.#yearsOn(pageIdx);
+    for (const [pageIdx, have] of this.#years) {
       const found = years.filter((y) => have.has(y)).length;
       if (found > 0) out.push({ pageIdx, score: found / years.length });
     }
@@ -208,7 +130,7 @@ export class PageView {
       if ((df.get(t) ?? 0) === 0) missing += w;
     }
     const years = [...new Set(findYears(query))];
-    const missingYears = years.length === 0 ? 0 : years.filter((y) => ![...this.#texts.keys()].some((p) => this.#yearsOn(p).has(y))).length / years.length;
+    const missingYears = years.length === 0 ? 0 : years.filter((y) => ![...this.#years.values()].some((have) => have.has(y))).length / years.length;
     const pageCount = this.#nav.pageCount;
     return { missingTerms: total > 0 ? missing / total : 0, missingYears, pagesOutOfRange: pages.filter((p) => p > pageCount || p < 1).length };
   }
@@ -259,7 +181,7 @@ const pageOf = (id: string): number => Number(id.slice(1)) - 1;
 
 const VIEWS = new WeakMap<DocIndex, PageView>();
 
-/** The shared {@link PageView} of an index (built on first use, cached while the index lives). */
+/** The shared {@link PageView} of an index (made on first use, cached while the index lives). */
 export function pageViewFor(index: DocIndex): PageView {
   let view = VIEWS.get(index);
   if (!view) {
