@@ -6,7 +6,8 @@
 //
 //   npx nx run-many -t build -p pipeline
 //   node tools/fit/fit-answer-calibration.mjs [--questions a.jsonl,b.jsonl] [--docs DIR] [--folds 5] [--seed 1]
-//        [--rows FILE] [--recollect] [--no-baselines] [--out model.json] [--write-default] [--limit N]
+//        [--rows FILE] [--recollect | --refeature] [--no-baselines] [--max-answerable-refused 0.25]
+//        [--out model.json] [--write-default] [--limit N]
 //
 // Rows (per question: features, the raw answer, its score, the baselines' scores) are cached in
 // data/fit/answer-rows.jsonl; --recollect refreshes them (do so after refitting the page ranker: its scores are
@@ -47,6 +48,8 @@ const folds = Number(option('folds', '5'));
 const seed = Number(option('seed', '1'));
 const lambdas = option('l2', '0.001,0.01,0.1').split(',').map(Number);
 const baselines = !flag('no-baselines');
+/** Most answerable questions the calibrated agent may decline (share), when fitting the refuse margin. */
+const maxAnswerableRefused = Number(option('max-answerable-refused', '0.25'));
 
 const gold = (q) => ({ answer: q.answer, answer_format: q.answer_format ?? null, answerable: q.answerable !== false });
 const score = (q, value) => evalPkg.scoreAnswer(gold(q), value).score;
@@ -61,13 +64,16 @@ async function collect(questions) {
   const parsed = new Map();
   for (const file of new Set(questions.map((q) => q.file))) for (const q of evalPkg.parseDocTreeQuestions(readFileSync(file, 'utf8'), { file })) parsed.set(q.id, q);
   const cached = new Map((flag('recollect') ? [] : await readJsonl(rowsFile)).map((r) => [r.id, r]));
+  // --refeature: run the agent again (new features), keep the baselines' cached scores.
+  const refeature = flag('refeature');
   const agentsByDoc = new Map();
   const prepared = new Set();
   const rows = [];
   const started = Date.now();
   for (const [i, q] of questions.entries()) {
-    if (cached.has(q.id)) {
-      rows.push(cached.get(q.id));
+    const old = cached.get(q.id);
+    if (old && !refeature) {
+      rows.push(old);
       continue;
     }
     const doc = await context.documents.prepare(q.pdf);
@@ -90,7 +96,8 @@ async function collect(questions) {
       x: FEATURES.map((f) => round4(c.features[f])),
       baselines: {},
     };
-    for (const system of systems) {
+    if (old && refeature) row.baselines = old.baselines;
+    else for (const system of systems) {
       if (!prepared.has(`${system.id}:${q.pdf}`)) {
         await system.prepare({ path: q.pdf, docFile: q.doc_file });
         prepared.add(`${system.id}:${q.pdf}`);
@@ -105,20 +112,37 @@ async function collect(questions) {
   return rows;
 }
 
-/** Both models on some rows. */
+/** Both models on some rows, and the refuse margin with the best accuracy that declines few enough answerable questions. */
 function fitModels(rows, lambda) {
   const answered = rows.filter((r) => r.raw.format !== 'None');
-  return {
+  const models = {
     answer: fitLogistic(answered.map((r) => r.x), answered.map((r) => r.answer_score), FEATURES, { lambda }),
     refuse: fitLogistic(rows.map((r) => r.x), rows.map((r) => r.refuse_score), FEATURES, { lambda }),
+    refuse_margin: 0,
   };
+  const probs = rows.map((r) => ({ r, pa: r.raw.format === 'None' ? 0 : predictLogistic(models.answer, r.x, FEATURES), pr: predictLogistic(models.refuse, r.x, FEATURES) }));
+  const answerable = rows.filter((r) => r.answerable).length || 1;
+  let best = { margin: 1, accuracy: -1 };
+  for (let m = -0.5; m <= 1.0001; m += 0.01) {
+    let correct = 0;
+    let declined = 0;
+    for (const { r, pa, pr } of probs) {
+      const refused = r.raw.format === 'None' || pr > pa + m;
+      correct += refused ? r.refuse_score : r.answer_score;
+      if (refused && r.answerable) declined++;
+    }
+    if (declined / answerable > maxAnswerableRefused) continue;
+    if (correct > best.accuracy) best = { margin: Math.round(m * 100) / 100, accuracy: correct };
+  }
+  models.refuse_margin = best.margin;
+  return models;
 }
 
 /** The calibrated decision on a row: refuse or answer, its confidence, and its score. */
 function decide(models, r) {
   const pAnswer = r.raw.format === 'None' ? 0 : predictLogistic(models.answer, r.x, FEATURES);
   const pRefuse = predictLogistic(models.refuse, r.x, FEATURES);
-  const refused = r.raw.format === 'None' || pRefuse > pAnswer;
+  const refused = r.raw.format === 'None' || pRefuse > pAnswer + models.refuse_margin || r.x[FEATURES.indexOf('page_out_of_range')] === 1;
   return { refused, confidence: refused ? pRefuse : pAnswer, score: refused ? r.refuse_score : r.answer_score };
 }
 
@@ -237,6 +261,7 @@ const model = {
   version: 1,
   answer: final.answer,
   refuse: final.refuse,
+  refuse_margin: final.refuse_margin,
   fitted: {
     script: 'tools/fit/fit-answer-calibration.mjs',
     commit: commitOf(),
@@ -247,12 +272,14 @@ const model = {
     seed,
     l2: finalLambda,
     l2_per_fold: foldLambdas,
+    max_answerable_refused: maxAnswerableRefused,
     cv: { accuracy: round4(all.calibrated), ece: round4(all.ece), auroc: round4(all.auroc), unanswerable_refused: round4(all.unansRefused), answerable_refused: round4(all.ansRefused) },
   },
 };
 console.log('\nWeights (all questions):  answer | refuse');
 for (const f of FEATURES) console.log(`  ${f.padEnd(20)} ${String(final.answer.weights[f]).padStart(8)} | ${String(final.refuse.weights[f]).padStart(8)}`);
 console.log(`  ${'(bias)'.padEnd(20)} ${String(final.answer.bias).padStart(8)} | ${String(final.refuse.bias).padStart(8)}`);
+console.log(`  refuse margin ${final.refuse_margin} (most answerable declined: ${pct(maxAnswerableRefused)})`);
 writeJson(outFile, model);
 console.log(`\nModel: ${rel(outFile)}`);
 if (flag('write-default')) {

@@ -41,7 +41,7 @@ describe('doctree ask and doctree trace', () => {
   it('answers offline with confidence, supporting pages and snippets, and the path taken; writes a trace that replays', async () => {
     const io = captureIo(dir);
     expect(await run(['ask', 'northwind.pdf', QUESTION, '--trace', 'out/trace.json'], io)).toBe(0);
-    expect(io.out).toMatch(/^Answer: 2140 {2}\(Int\)\nConfidence: 0\.\d\d\nSupporting pages: 1\n {2}p\.1 {2}\S+ {2}".*2,140 people.*"/);
+    expect(io.out).toMatch(/^Answer: 2140 {2}\(Int\)\nConfidence: 0\.\d\d \(probability the answer is right\)\nSupporting pages: 1\n {2}p\.1 {2}\S+ {2}".*2,140 people.*"/);
     expect(io.out).toContain('Path taken (plan → tools → evidence):');
     expect(io.out).toMatch(/route +\w+ \(rules\)/);
     expect(io.out).toMatch(/\d+\. bm25_node\.search ok \d+ hits/);

@@ -4,7 +4,7 @@ import type { DocIndex } from '@doctree/index';
 import { PageRanker, pageViewFor, rerankContextFromDecision, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { RankedPageEvidence } from '@doctree/toolhub';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
-import { AnswerCalibrator, calibratedAnswer, type Calibration } from '../finalizer/answer-calibrator.js';
+import { AnswerCalibrator, calibratedAnswer, namesMissingFrom, type Calibration } from '../finalizer/answer-calibrator.js';
 import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
 import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
 import { LlmJudger } from '../judger/llm-judger.js';
@@ -594,7 +594,7 @@ export class DocTreeAgent {
   #calibrate(question: string, decision: RouterDecision, kept: Pass, pages: RankedPageEvidence[], trace: TraceRecorder): Calibration | undefined {
     const calibrator = this.#calibrator;
     if (!calibrator) return undefined;
-    const absence = pageViewFor(this.index).absence(question, decision.signals.page_hints ?? []);
+    const absence = { ...pageViewFor(this.index).absence(question, decision.signals.page_hints ?? []), missingNames: namesMissingFrom(question, this.index.tree.text) };
     const calibration = calibrator.calibrate({
       read: kept.read.result,
       ...(kept.verdict ? { verdict: kept.verdict } : {}),

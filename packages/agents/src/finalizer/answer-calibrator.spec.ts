@@ -1,5 +1,5 @@
 import { AnswerSchema, type Answer, type Support } from '@doctree/schema';
-import { AnswerCalibrator, calibratedAnswer, CALIBRATION_FEATURES, parseAnswerCalibrationModel, type AnswerCalibrationModel, type CalibrationInput } from './answer-calibrator.js';
+import { AnswerCalibrator, calibratedAnswer, CALIBRATION_FEATURES, namesMissingFrom, parseAnswerCalibrationModel, type AnswerCalibrationModel, type CalibrationInput } from './answer-calibrator.js';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from './answer-calibration-model.js';
 
 const support: Support = { node_id: 't_3', page: 4, bbox: null, char_start: 10, char_end: 30, snippet: 'Revenue was $4.2 billion' };
@@ -20,6 +20,7 @@ const model = (over: Partial<AnswerCalibrationModel> = {}): AnswerCalibrationMod
   version: 1,
   answer: { bias: -1, weights: { reader_confidence: 3 } },
   refuse: { bias: -3, weights: { missing_terms: 8 } },
+  refuse_margin: 0,
   ...over,
 });
 const answer = (): Answer => ({
@@ -72,6 +73,20 @@ describe('AnswerCalibrator', () => {
     const kept = calibratedAnswer(answer(), new AnswerCalibrator({ model: model() }).calibrate(input()));
     expect(kept.answer).toBe(4.2);
     expect(kept.abstention).toBeUndefined();
+  });
+
+  it('finds the names a question mentions that the document never contains', () => {
+    const doc = 'Northwind Traders opened the Rotterdam centre. The X-200 sensor line grew 8% in 2023.';
+    expect(namesMissingFrom('How much did the X-200 line grow at Northwind?', doc)).toBe(0);
+    expect(namesMissingFrom('How much did the Z-900 line grow at Contoso?', doc)).toBe(1);
+    expect(namesMissingFrom('What did Northwind open, and where is Contoso based?', doc)).toBe(0.5);
+    expect(namesMissingFrom('What was revenue in 2023?', doc)).toBe(0);
+  });
+
+  it('a positive refuse margin answers more often', () => {
+    const doubtful = input({ absence: { missingTerms: 0.6, missingYears: 0, pagesOutOfRange: 0 } });
+    expect(new AnswerCalibrator({ model: model() }).calibrate(doubtful).refused).toBe(true);
+    expect(new AnswerCalibrator({ model: model({ refuse_margin: 0.5 }) }).calibrate(doubtful).refused).toBe(false);
   });
 
   it('validates models: the shipped default, unknown features and other versions refused', () => {

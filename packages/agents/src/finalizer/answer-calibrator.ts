@@ -24,6 +24,7 @@ export const CALIBRATION_FEATURES = [
   'best_coverage',
   'missing_terms',
   'missing_years',
+  'missing_names',
   'page_out_of_range',
   'replans',
   'type_lookup',
@@ -52,6 +53,11 @@ export const AnswerCalibrationModelSchema = z.object({
   version: z.literal(1),
   answer: LogisticSchema,
   refuse: LogisticSchema,
+  /**
+   * Declines when `P(not answerable) > P(answer right) + refuse_margin`. Fitted to the best accuracy while refusing at
+   * most a set share of answerable questions (a positive margin answers more often than pure accuracy would). Default 0.
+   */
+  refuse_margin: z.number().finite().default(0),
   /** How the model was obtained (script, questions, folds, cross-validated metrics). Informational. */
   fitted: z.record(z.string(), z.unknown()).optional(),
 });
@@ -65,8 +71,8 @@ export interface CalibrationInput {
   queryType: QueryType;
   /** The page ranking, best first (scores of the page ranker). */
   pages: ReadonlyArray<{ page: number; score: number; features: { coverage: number } }>;
-  /** What the document lacks of the question (see `PageView.absence`). */
-  absence: { missingTerms: number; missingYears: number; pagesOutOfRange: number };
+  /** What the document lacks of the question (see `PageView.absence`; `missingNames` from {@link namesMissingFrom}). */
+  absence: { missingTerms: number; missingYears: number; pagesOutOfRange: number; missingNames?: number };
   /** REPLAN passes run. */
   replans: number;
 }
@@ -175,6 +181,7 @@ export class AnswerCalibrator {
     f.best_coverage = Math.max(0, ...input.pages.slice(0, 5).map((p) => p.features.coverage));
     f.missing_terms = clamp01(input.absence.missingTerms);
     f.missing_years = clamp01(input.absence.missingYears);
+    f.missing_names = clamp01(input.absence.missingNames ?? 0);
     f.page_out_of_range = input.absence.pagesOutOfRange > 0 ? 1 : 0;
     f.replans = Math.min(1, input.replans / 2);
     const group = TYPE_GROUPS.get(input.queryType);
@@ -189,7 +196,7 @@ export class AnswerCalibrator {
     const pAnswer = readerRefused ? 0 : sigmoid(linear(this.model.answer, features));
     const pRefuse = sigmoid(linear(this.model.refuse, features));
     // A page the document does not have cannot hold the answer, however rare such questions were in the fitting data.
-    const refused = readerRefused || pRefuse > pAnswer || features.page_out_of_range === 1;
+    const refused = readerRefused || pRefuse > pAnswer + this.model.refuse_margin || features.page_out_of_range === 1;
     const confidence = refused ? pRefuse : pAnswer;
     return { features, pAnswer, pRefuse, refused, confidence, ...(refused ? { reason: reasonOf(features, readerRefused, pAnswer, pRefuse) } : {}) };
   }
@@ -212,9 +219,44 @@ function clamp01(x: number): number {
 function reasonOf(f: Record<CalibrationFeature, number>, readerRefused: boolean, pAnswer: number, pRefuse: number): string {
   if (f.page_out_of_range) return 'the question names a page the document does not have';
   if (f.missing_years >= 0.5) return 'the document never mentions the year(s) the question asks about';
+  if (f.missing_names >= 0.5) return 'the document never mentions the name(s) the question asks about';
   if (f.missing_terms >= 0.3) return `the document never mentions ${Math.round(f.missing_terms * 100)} % of what the question names (by weight)`;
   if (readerRefused) return 'the reader found no answer in the evidence';
   return `the best answer found is likely wrong (probability right ${pAnswer.toFixed(2)} vs ${pRefuse.toFixed(2)} that the document does not say)`;
+}
+
+/** Words that start a question or join its parts: capitalised, they are not names. */
+const FUNCTION_WORDS = new Set(
+  'what which who whom whose when where why how is are was were do does did can could should would will shall may might must according in on for of the a an and or to by from with as at if among between please list give name tell state provide describe explain compare calculate find identify select choose consider assume based answer using about into than that this these those there their its it they we you i'.split(' '),
+);
+
+/**
+ * Share of the names a question mentions that a document's text never contains (case-insensitive): capitalised words
+ * past the first word of a sentence, and tokens mixing letters and digits (model numbers, product codes). 0 when the
+ * question names nothing.
+ *
+ * @example
+ * ```ts
+ * namesMissingFrom('What did Contoso report for the X-200?', 'Northwind ... X-200 ...'); // 0.5
+ * ```
+ */
+export function namesMissingFrom(question: string, documentText: string): number {
+  const names = new Set<string>();
+  for (const sentence of question.split(/[.?!;:]\s+|\n/)) {
+    const words = sentence.match(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+    words.forEach((word, i) => {
+      const lower = word.toLowerCase();
+      if (FUNCTION_WORDS.has(lower) || /^\d+([.,]\d+)*$/.test(word)) return;
+      const capitalised = i > 0 && /^\p{Lu}/u.test(word);
+      const code = /\p{L}/u.test(word) && /\d/.test(word);
+      if (capitalised || code) names.add(lower);
+    });
+  }
+  if (names.size === 0) return 0;
+  const text = documentText.toLowerCase();
+  let missing = 0;
+  for (const name of names) if (!text.includes(name)) missing++;
+  return missing / names.size;
 }
 
 /**
