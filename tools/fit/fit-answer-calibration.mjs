@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   benchmarkOf,
-  commitOf,
+  fittedRecord,
   fitLogistic,
   flag,
   foldsByDocument,
@@ -262,19 +262,12 @@ const model = {
   answer: final.answer,
   refuse: final.refuse,
   refuse_margin: final.refuse_margin,
-  fitted: {
-    script: 'tools/fit/fit-answer-calibration.mjs',
-    commit: commitOf(),
-    questions: questionFiles().map(rel),
-    n_questions: rows.length,
-    n_documents: new Set(rows.map((r) => `${r.split}/${r.doc}`)).size,
-    folds,
-    seed,
+  fitted: fittedRecord('tools/fit/fit-answer-calibration.mjs', rows, { folds, seed }, {
     l2: finalLambda,
     l2_per_fold: foldLambdas,
     max_answerable_refused: maxAnswerableRefused,
     cv: { accuracy: round4(all.calibrated), ece: round4(all.ece), auroc: round4(all.auroc), unanswerable_refused: round4(all.unansRefused), answerable_refused: round4(all.ansRefused) },
-  },
+  }),
 };
 console.log('\nWeights (all questions):  answer | refuse');
 for (const f of FEATURES) console.log(`  ${f.padEnd(20)} ${String(final.answer.weights[f]).padStart(8)} | ${String(final.refuse.weights[f]).padStart(8)}`);

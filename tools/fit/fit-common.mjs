@@ -122,6 +122,20 @@ export function commitOf() {
   }
 }
 
+/** The `fitted` record of a model: script, commit, questions, documents and folds, then the script's own fields. */
+export function fittedRecord(script, rows, { folds, seed }, extra) {
+  return {
+    script,
+    commit: commitOf(),
+    questions: questionFiles().map(rel),
+    n_questions: rows.length,
+    n_documents: new Set(rows.map((r) => `${r.split}/${r.doc}`)).size,
+    folds,
+    seed,
+    ...extra,
+  };
+}
+
 /** Writes `export const NAME: TYPE = {json};` into a TypeScript file of the repository (a default model). */
 export function writeDefaultModel(file, { importLine, doc, name, type, model }) {
   const body = `${importLine}\n\n/**\n${doc.map((l) => ` * ${l}`).join('\n')}\n */\nexport const ${name}: ${type} = ${JSON.stringify(model, null, 2)};\n`;

@@ -16,7 +16,7 @@
 // the default model every DocTreeAgent uses. Your own questions work the same (questions.jsonl with doc_file relative
 // to the file's folder and 1-based evidence_pages).
 import { resolve } from 'node:path';
-import { benchmarkOf, commitOf, flag, foldsByDocument, importDist, option, pct, questionFiles, readJsonl, readQuestions, rel, root, writeDefaultModel, writeJson, writeJsonl } from './fit-common.mjs';
+import { benchmarkOf, fittedRecord, flag, foldsByDocument, importDist, option, pct, questionFiles, readJsonl, readQuestions, rel, root, writeDefaultModel, writeJson, writeJsonl } from './fit-common.mjs';
 
 const toolhub = await importDist('toolhub');
 const FEATURES = toolhub.PAGE_FEATURES;
@@ -233,21 +233,14 @@ const model = {
   format: 'doctree.page-ranker',
   version: 1,
   weights: final,
-  fitted: {
-    script: 'tools/fit/fit-page-ranker.mjs',
-    commit: commitOf(),
-    questions: questionFiles().map(rel),
-    n_questions: rows.length,
-    n_documents: new Set(rows.map((r) => `${r.split}/${r.doc}`)).size,
-    folds,
-    seed,
+  fitted: fittedRecord('tools/fit/fit-page-ranker.mjs', rows, { folds, seed }, {
     router: agentRouter,
     l2: finalLambda,
     l2_grid: lambdas,
     l2_per_fold: foldLambdas,
     cv: { r1: round(cvAll.r1), r5: round(cvAll.r5), r10: round(cvAll.r10), mrr: round(cvAll.mrr) },
     bm25_pages: { r1: round(bmAll.r1), r5: round(bmAll.r5), r10: round(bmAll.r10), mrr: round(bmAll.mrr) },
-  },
+  }),
 };
 function round(x) {
   return Math.round(x * 1e4) / 1e4;
