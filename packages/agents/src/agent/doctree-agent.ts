@@ -229,6 +229,8 @@ export class DocTreeAgent {
   readonly #secrets: string[];
   readonly #pageRanker: PageRanker;
   readonly #calibrator: AnswerCalibrator | undefined;
+  /** The document's text lower-cased once (names the questions mention are looked up in it). */
+  #lowerText: { lower: string } | undefined;
 
   /**
    * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
@@ -594,7 +596,7 @@ export class DocTreeAgent {
   #calibrate(question: string, decision: RouterDecision, kept: Pass, pages: RankedPageEvidence[], trace: TraceRecorder): Calibration | undefined {
     const calibrator = this.#calibrator;
     if (!calibrator) return undefined;
-    const absence = { ...pageViewFor(this.index).absence(question, decision.signals.page_hints ?? []), missingNames: namesMissingFrom(question, this.index.tree.text) };
+    const absence = { ...pageViewFor(this.index).absence(question, decision.signals.page_hints ?? []), missingNames: namesMissingFrom(question, (this.#lowerText ??= { lower: this.index.tree.text.toLowerCase() })) };
     const calibration = calibrator.calibrate({
       read: kept.read.result,
       ...(kept.verdict ? { verdict: kept.verdict } : {}),

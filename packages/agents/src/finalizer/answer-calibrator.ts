@@ -233,14 +233,14 @@ const FUNCTION_WORDS = new Set(
 /**
  * Share of the names a question mentions that a document's text never contains (case-insensitive): capitalised words
  * past the first word of a sentence, and tokens mixing letters and digits (model numbers, product codes). 0 when the
- * question names nothing.
+ * question names nothing. Pass `{ lower }` (the text already lower-cased) to ask many questions of one document.
  *
  * @example
  * ```ts
  * namesMissingFrom('What did Contoso report for the X-200?', 'Northwind ... X-200 ...'); // 0.5
  * ```
  */
-export function namesMissingFrom(question: string, documentText: string): number {
+export function namesMissingFrom(question: string, documentText: string | { lower: string }): number {
   const names = new Set<string>();
   for (const sentence of question.split(/[.?!;:]\s+|\n/)) {
     const words = sentence.match(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
@@ -253,7 +253,7 @@ export function namesMissingFrom(question: string, documentText: string): number
     });
   }
   if (names.size === 0) return 0;
-  const text = documentText.toLowerCase();
+  const text = typeof documentText === 'string' ? documentText.toLowerCase() : documentText.lower;
   let missing = 0;
   for (const name of names) if (!text.includes(name)) missing++;
   return missing / names.size;

@@ -90,6 +90,9 @@ export interface PageRankerOptions {
   model?: PageRankerModel;
 }
 
+/** A row of zeros to copy (spreading a small object is far cheaper than building it from entries per page). */
+const ZERO_ROW = Object.freeze(Object.fromEntries(PAGE_FEATURES.map((f) => [f, 0]))) as Readonly<Record<PageFeature, number>>;
+
 /** Reciprocal rank of a 0-based rank. */
 const rr = (rank: number): number => 1 / (1 + rank);
 
@@ -157,7 +160,7 @@ export class PageRanker {
     const row = (page: number): Record<PageFeature, number> => {
       let r = pages.get(page);
       if (!r) {
-        r = Object.fromEntries(PAGE_FEATURES.map((f) => [f, 0])) as Record<PageFeature, number>;
+        r = { ...ZERO_ROW };
         pages.set(page, r);
       }
       return r;
