@@ -146,6 +146,19 @@ describe('DocTreeAgent (offline, over a built fixture index)', () => {
     expect(second.answer.trace.events.some((e) => e.type === 'plan' && /reused from memory/.test(e.message ?? ''))).toBe(true);
   });
 
+  it('calibrates offline: confidence is the calibrated probability; a page the document does not have is declined with the reason', async () => {
+    const agent = new DocTreeAgent({ index: fixture.index });
+    const run = await agent.ask('What were capital expenditures in 2023?');
+    expect(run.calibration).toBeDefined();
+    expect(run.answer.confidence).toBeCloseTo(run.calibration!.confidence, 9);
+    expect(run.pageRanking.length).toBeGreaterThan(0);
+    const beyond = await agent.ask('What does page 40 say about capital expenditures?');
+    expect(beyond.answer).toMatchObject({ answer: 'Not answerable', answer_format: 'None', support: [] });
+    expect(beyond.answer.abstention?.reason).toMatch(/page the document does not have/);
+    const raw = await new DocTreeAgent({ index: fixture.index, calibrator: false }).ask('What were capital expenditures in 2023?');
+    expect(raw.calibration).toBeUndefined();
+  });
+
   it('rejects an empty question and honours cancellation', async () => {
     const agent = new DocTreeAgent({ index: fixture.index });
     await expect(agent.ask('  ')).rejects.toMatchObject({ code: 'USAGE' });
@@ -187,6 +200,13 @@ describe('DocTreeAgent with a chat model', () => {
     expect(run.usage.llmCalls).toBe(chat.requests.length);
     // prompts carry focused windows only: never the document's whole text
     for (const request of chat.requests) expect(request.messages.map((m) => m.content).join('\n')).not.toContain(fixture.index.tree.text.slice(0, 400));
+  });
+
+  it('records the calibration with a chat model but leaves its answer and confidence as read (the shipped model is the offline reader\'s)', async () => {
+    const run = await new DocTreeAgent({ index: fixture.index, chat: new FakeChatClient([reply]) }).ask('How many people did Northwind employ at year end?');
+    expect(run.calibration).toBeDefined();
+    expect(run.answer.confidence).toBe(run.calibration!.raw.confidence);
+    expect(run.answer.trace.events.some((e) => e.type === 'judge' && e.data?.['judge'] === 'calibration' && e.data?.['mode'] === 'record')).toBe(true);
   });
 
   it('keeps secrets out of the trace and, with onLlmError "fail", stops on a failed model call', async () => {

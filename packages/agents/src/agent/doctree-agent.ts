@@ -91,8 +91,10 @@ export interface DocTreeAgentOptions {
   pageRanker?: PageRanker;
   /**
    * Calibrates the answer: its confidence becomes the probability it is right, and it declines ("Not answerable",
-   * with the reason and the evidence kept) when refusing is the likelier right output. Default an
-   * {@link AnswerCalibrator} with its fitted default model; `false` keeps the reader's answer and confidence as they are.
+   * with the reason and the evidence kept) when refusing is the likelier right output. Default offline an
+   * {@link AnswerCalibrator} with its fitted default model (fitted on the offline reader's answers); with `chat`, the
+   * same in `record` mode (features and probabilities traced, answer untouched) — pass a calibrator with a model fitted
+   * on your model's runs to apply it. `false` skips calibration.
    */
   calibrator?: AnswerCalibrator | false;
 }
@@ -260,7 +262,9 @@ export class DocTreeAgent {
     this.memory = o.memory ?? new AgentMemory();
     this.#observer = new Observer(o.observer ?? {});
     this.#pageRanker = o.pageRanker ?? new PageRanker();
-    this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? new AnswerCalibrator());
+    // The shipped calibration was fitted on the offline reader's answers; with a chat model it is recorded in the trace
+    // (for fitting one on that model's runs) but not applied until such a model is given.
+    this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? new AnswerCalibrator(this.chat ? { mode: 'record' } : {}));
   }
 
   /** `llm` when a chat model is configured, else `offline`. */
