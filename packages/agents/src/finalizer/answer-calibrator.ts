@@ -123,6 +123,8 @@ export function parseAnswerCalibrationModel(value: unknown, file?: string): Answ
   return parsed.data;
 }
 
+const ANSWER_WITHOUT_TRACE = AnswerSchema.omit({ trace: true });
+
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 const squash = (x: number): number => (x > 0 ? x / (1 + x) : 0);
 
@@ -283,7 +285,9 @@ export function calibratedAnswer(answer: Answer, calibration: Calibration, evide
         },
       };
   if (next.answer_format === 'None') delete next.display;
-  const parsed = AnswerSchema.safeParse(next);
+  // The trace was validated when the answer was finalized: only what calibration changed is checked again.
+  const { trace, ...rest } = next;
+  const parsed = ANSWER_WITHOUT_TRACE.safeParse(rest);
   if (!parsed.success) throw new DocTreeError('SCHEMA_INVALID', `the calibrated answer is not a valid Answer: ${formatIssues(parsed.error)}`);
-  return parsed.data;
+  return { ...parsed.data, trace };
 }

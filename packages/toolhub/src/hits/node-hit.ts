@@ -53,8 +53,27 @@ export function shorten(text: string, max = SNIPPET_CHARS): string {
   return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
 
-/** The short text a hit shows for a node: a section's heading, a figure/table caption (or label), a leaf's text. */
+const SNIPPETS = new WeakMap<DocNavigator, Map<string, string>>();
+
+/**
+ * The short text a hit shows for a node: a section's heading, a figure/table caption (or label), a leaf's text.
+ * Cached per navigator and node (every lane of every question asks for the same nodes' snippets).
+ */
 export function nodeSnippet(nav: DocNavigator, node: DocTreeNode): string {
+  let cache = SNIPPETS.get(nav);
+  if (!cache) {
+    cache = new Map();
+    SNIPPETS.set(nav, cache);
+  }
+  let snippet = cache.get(node.node_id);
+  if (snippet === undefined) {
+    snippet = snippetOf(nav, node);
+    cache.set(node.node_id, snippet);
+  }
+  return snippet;
+}
+
+function snippetOf(nav: DocNavigator, node: DocTreeNode): string {
   if (node.role === 'section' || node.role === 'document') {
     const gist = gistWithoutTitle(nav.gistOf(node), node.title);
     return shorten(gist && node.title ? `${node.title} — ${gist}` : node.title ?? gist);

@@ -11,7 +11,10 @@ export interface TraceRecorderOptions {
   maxHitsPerEvent?: number;
   /** Millisecond clock; default `performance.now`. Tests may inject a fake one. */
   now?: () => number;
-  /** Validate each event against `TraceEventSchema` when recorded. Default true. */
+  /**
+   * Validate each event against `TraceEventSchema` when recorded (finds a caller's bad event where it is made).
+   * Default false: `toTrace` validates the whole trace once, which is what every answer pays for.
+   */
   validate?: boolean;
 }
 
@@ -20,7 +23,7 @@ export const TRACE_RECORDER_DEFAULTS = {
   secrets: [] as readonly string[],
   maxHitsPerEvent: 100,
   now: (): number => performance.now(),
-  validate: true,
+  validate: false,
 } as const satisfies Required<TraceRecorderOptions>;
 
 /** An event to record: `t_ms` and `attempt` default to now and the recorder's current attempt. */
@@ -114,19 +117,22 @@ export class TraceRecorder {
    * @throws DocTreeError `INTERNAL` when the assembled trace does not match `TraceSchema`.
    */
   toTrace(meta: TraceMeta): Trace {
-    const trace = {
-      format: 'doctree.trace' as const,
-      version: 1 as const,
-      trace_id: meta.trace_id ?? randomUUID(),
-      doc_id: meta.doc_id,
-      question: meta.question,
-      started_at: meta.started_at ?? this.#startedAt,
-      mode: meta.mode,
-      events: [...this.#events],
-      llm: meta.llm ?? this.#llmTotals(),
-      replans: meta.replans ?? this.eventsOf('replan').length,
-    };
-    const parsed = TraceSchema.safeParse(redactSecrets(trace, this.#options.secrets));
+    // Events were scrubbed when recorded; only the meta fields are scrubbed here.
+    const head = redactSecrets(
+      {
+        format: 'doctree.trace' as const,
+        version: 1 as const,
+        trace_id: meta.trace_id ?? randomUUID(),
+        doc_id: meta.doc_id,
+        question: meta.question,
+        started_at: meta.started_at ?? this.#startedAt,
+        mode: meta.mode,
+        llm: meta.llm ?? this.#llmTotals(),
+        replans: meta.replans ?? this.eventsOf('replan').length,
+      },
+      this.#options.secrets,
+    );
+    const parsed = TraceSchema.safeParse({ ...head, events: [...this.#events] });
     if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace: ${formatIssues(parsed.error)}`);
     return parsed.data;
   }
