@@ -29,6 +29,25 @@ describe('doctree doctor', () => {
     expect(io.out).toMatch(/vector backend: (faiss|exact) - /);
   });
 
+  it('names the page ranker and answer calibration models with their cross-validated figures, and a bad model file as a problem', async () => {
+    const io = captureIo({});
+    await run(['doctor'], io);
+    expect(io.out).toMatch(/page ranker: default, fitted on \d+ questions \/ \d+ documents \(cross-validated: r1 [\d.]+, r5 [\d.]+/);
+    expect(io.out).toMatch(/answer calibration: default, fitted on \d+ questions/);
+    const dir = mkdtempSync(join(tmpdir(), 'doctree-cli-models-'));
+    try {
+      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ agent: { page_ranker: 'missing-model.json' } }));
+      const bad = captureIo({}, dir);
+      const status = await run(['doctor', '--json'], bad);
+      const report = JSON.parse(bad.out);
+      expect(status).toBe(1);
+      expect(report.models.page_ranker).toMatchObject({ source: 'missing-model.json', ok: false });
+      expect(report.problems.join('\n')).toMatch(/page ranker model missing-model.json/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports whether the configured embedder and OCR can run here', async () => {
     const io = captureIo({ DOCTREE_EMBEDDER: 'hashing' });
     await run(['doctor', '--json'], io);

@@ -1,6 +1,9 @@
 import { platform, arch } from 'node:os';
 import { detectVectorBackend, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
 import { checkOcr, checkPdfEngine } from '@doctree/ingest';
+import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
+import { pageRankerFromConfig } from '@doctree/pipeline';
+import { DEFAULT_PAGE_RANKER_MODEL } from '@doctree/toolhub';
 import type { CliConfig } from '../cli-context.js';
 
 /** Minimum Node version DocTree supports. */
@@ -41,6 +44,14 @@ export interface DoctorReport {
     effect: string;
     hint?: string;
   };
+  /**
+   * The fitted models that rank pages and calibrate answers: where each comes from (`default` = shipped with the
+   * packages, or the file `agent.page_ranker` names) and what its fit reported (questions, cross-validated metrics).
+   */
+  models: {
+    page_ranker: { source: string; ok: boolean; fitted: Record<string, unknown>; error?: string };
+    answer_calibration: { source: string; applied: boolean; fitted: Record<string, unknown> };
+  };
   config_file: string | null;
   problems: string[];
 }
@@ -65,6 +76,8 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   if (!supported) problems.push(`Node ${process.versions.node} is older than ${MIN_NODE.join('.')}`);
   if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
   if (backend.requested === 'faiss' && backend.active !== 'faiss') problems.push(`faiss was requested but is not available: ${backend.reason}`);
+  const pageRanker = await pageRankerStatus(config);
+  if (!pageRanker.ok) problems.push(`page ranker model ${pageRanker.source}: ${pageRanker.error ?? 'cannot be loaded'}`);
   const report: DoctorReport = {
     ok: problems.length === 0,
     node: { version: process.versions.node, supported, platform: `${platform()}-${arch()}` },
@@ -100,10 +113,40 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
         : 'pages without a text layer stay empty (OCR_UNAVAILABLE or OCR_FAILED warning at ingest): nothing on them can be found',
       ...(ocr.problem ? { hint: ocr.problem } : {}),
     },
+    models: {
+      page_ranker: pageRanker,
+      // The shipped calibration was fitted on the offline reader: with an LLM it is recorded in traces, not applied.
+      answer_calibration: { source: 'default', applied: llm.provider === 'none', fitted: fittedSummary(DEFAULT_ANSWER_CALIBRATION_MODEL.fitted) },
+    },
     config_file: config.configFile,
     problems,
   };
   return config.redact(report);
+}
+
+/** The short part of a model's `fitted` record: how many questions and documents, and the cross-validated metrics. */
+function fittedSummary(fitted: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!fitted) return {};
+  const keep = ['n_questions', 'n_documents', 'folds', 'cv', 'note'];
+  return Object.fromEntries(Object.entries(fitted).filter(([k]) => keep.includes(k)));
+}
+
+/** Loads the page ranker the configuration names (or reports the shipped one). */
+async function pageRankerStatus(config: CliConfig): Promise<DoctorReport['models']['page_ranker']> {
+  const source = config.config.agent.page_ranker ?? 'default';
+  try {
+    const ranker = await pageRankerFromConfig(config.config);
+    return { source, ok: true, fitted: fittedSummary((ranker?.model ?? DEFAULT_PAGE_RANKER_MODEL).fitted) };
+  } catch (error) {
+    return { source, ok: false, fitted: {}, error: (error as Error).message };
+  }
+}
+
+/** A model's line: its source and cross-validated figures. */
+function formatModel(source: string, fitted: Record<string, unknown>): string {
+  const cv = fitted['cv'] && typeof fitted['cv'] === 'object' ? Object.entries(fitted['cv'] as Record<string, unknown>).map(([k, v]) => `${k} ${String(v)}`).join(', ') : '';
+  const n = typeof fitted['n_questions'] === 'number' ? `fitted on ${String(fitted['n_questions'])} questions / ${String(fitted['n_documents'])} documents` : '';
+  return `${source}${n ? `, ${n}` : ''}${cv ? ` (cross-validated: ${cv})` : ''}`;
 }
 
 /** Whether the configured embedder can run: SIF needs its word-vector package; hashing always runs; openai needs the endpoint (reported under llm). */
@@ -133,6 +176,8 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
     `  ${mark(report.embedder.available)} embedder: ${report.embedder.kind} (${report.embedder.detail})`,
     `  ${report.ocr.available ? 'ok  ' : 'warn'} ocr: ${formatOcr(report.ocr)}`,
+    `  ${mark(report.models.page_ranker.ok)} page ranker: ${formatModel(report.models.page_ranker.source, report.models.page_ranker.fitted)}${report.models.page_ranker.error ? ` - ${report.models.page_ranker.error}` : ''}`,
+    `  ok   answer calibration: ${formatModel(report.models.answer_calibration.source, report.models.answer_calibration.fitted)}${report.models.answer_calibration.applied ? '' : ' - recorded in traces, not applied (fitted on the offline reader)'}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];
   if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));
