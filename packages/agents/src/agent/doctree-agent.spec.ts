@@ -1,6 +1,7 @@
 import { AnswerSchema, DocTreeError, type ChatRequest } from '@doctree/schema';
 import { replayToolCalls } from '@doctree/toolhub';
 import { annualReportTree, buildFixtureIndex, type FixtureIndex } from '@doctree/toolhub/testing';
+import { PageRanker } from '@doctree/toolhub';
 import { FakeChatClient } from '../__fixtures__/fake-chat-client.js';
 import { AgentMemory } from './agent-memory.js';
 import { DocTreeAgent, type AgentEvent } from './doctree-agent.js';
@@ -157,6 +158,30 @@ describe('DocTreeAgent (offline, over a built fixture index)', () => {
     expect(beyond.answer.abstention?.reason).toMatch(/page the document does not have/);
     const raw = await new DocTreeAgent({ index: fixture.index, calibrator: false }).ask('What were capital expenditures in 2023?');
     expect(raw.calibration).toBeUndefined();
+  });
+
+  it('offers the reader the best nodes of a top ranked page the stages did not pack, and says so in the trace', async () => {
+    const question = 'How many people did Northwind employ at year end?';
+    const stagesOnly = await new DocTreeAgent({ index: fixture.index, evidencePages: 0, maxReplans: 0, ctxTokens: 100 }).ask(question);
+    const unread = [1, 2, 3, 4, 5, 6].filter((page) => !stagesOnly.observations.some((o) => o.page === page));
+    expect(unread.length).toBeGreaterThan(0);
+    // A ranker (a user's own) that puts an unread page first whatever the lanes say: its best nodes must reach the reader.
+    class UnreadFirst extends PageRanker {
+      override rank(input: Parameters<PageRanker['rank']>[0]): ReturnType<PageRanker['rank']> {
+        const ranked = super.rank(input);
+        const first = ranked.find((p) => p.page === unread[0]) ?? { page: unread[0]!, score: 99, features: ranked[0]!.features };
+        return [first, ...ranked.filter((p) => p.page !== unread[0])];
+      }
+    }
+    const withPages = await new DocTreeAgent({ index: fixture.index, pageRanker: new UnreadFirst(), evidencePages: 1, maxReplans: 0, ctxTokens: 100 }).ask(question);
+    const offered = withPages.answer.trace.events.find((e) => e.type === 'plan' && e.message?.startsWith('page evidence'));
+    expect(offered?.data?.['page_evidence']).toEqual([unread[0]]);
+    const nodes = offered?.data?.['nodes'] as string[];
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const id of nodes) expect(fixture.index.view.node(id)!.page_span[0] + 1).toBeLessThanOrEqual(unread[0]!);
+    expect(stagesOnly.answer.trace.events.some((e) => e.type === 'plan' && e.message?.startsWith('page evidence'))).toBe(false);
+    expect(withPages.answer.answer).toBe(stagesOnly.answer.answer);
+    expect(() => new DocTreeAgent({ index: fixture.index, evidencePages: -1 })).toThrow(/evidencePages/);
   });
 
   it('rejects an empty question and honours cancellation', async () => {
