@@ -8,33 +8,33 @@ export const DEFAULT_PAGE_RANKER_MODEL: PageRankerModel = {
   "format": "doctree.page-ranker",
   "version": 1,
   "weights": {
-    "page_text_rr": 0.287,
-    "page_text_norm": 0.486,
-    "page_structure_rr": 0.0547,
-    "page_structure_norm": 0.5865,
-    "page_dense_rr": -0.5834,
-    "page_dense_norm": 1.0358,
-    "bm25_node_rr": 0.5821,
-    "dense_rr": 0.8284,
-    "table_rr": 1.3504,
-    "chart_rr": 0.0638,
-    "locator_rr": 1.1491,
+    "page_text_rr": 0.2294,
+    "page_text_norm": 0.2697,
+    "page_structure_rr": 0.1617,
+    "page_structure_norm": 0.1854,
+    "page_dense_rr": 0.148,
+    "page_dense_norm": 0.1514,
+    "bm25_node_rr": 0.2612,
+    "dense_rr": 0.2026,
+    "table_rr": 0.0679,
+    "chart_rr": 0.0057,
+    "locator_rr": 0.0202,
     "figure_rr": 0,
     "other_lane_rr": 0,
-    "fused_rr": 0.0807,
-    "lanes_top5": 1.0129,
-    "pack": 0.2824,
-    "support": 0.3232,
-    "hint": 1.0728,
-    "coverage": 2.2734,
-    "year_match": 1.0368,
-    "neighbor_text_rr": 0.5494,
-    "neighbor_dense_rr": -0.0171,
-    "early_page": 0.1453
+    "fused_rr": 0.2271,
+    "lanes_top5": 0.2514,
+    "pack": 0.2277,
+    "support": 0.1316,
+    "hint": 0.0208,
+    "coverage": 0.1368,
+    "year_match": 0.0285,
+    "neighbor_text_rr": 0.0538,
+    "neighbor_dense_rr": 0.0402,
+    "early_page": 0.0172
   },
   "fitted": {
     "script": "tools/fit/fit-page-ranker.mjs",
-    "commit": "618ba30",
+    "commit": "b16e4fe",
     "questions": [
       "../shared/data/eval/dev/questions.jsonl",
       "../shared/data/eval/wide/questions.jsonl"
@@ -44,7 +44,7 @@ export const DEFAULT_PAGE_RANKER_MODEL: PageRankerModel = {
     "folds": 5,
     "seed": 1,
     "router": "rules",
-    "l2": 0.003,
+    "l2": 1,
     "l2_grid": [
       0.003,
       0.03,
@@ -54,15 +54,15 @@ export const DEFAULT_PAGE_RANKER_MODEL: PageRankerModel = {
     "l2_per_fold": [
       1,
       0.003,
-      0.03,
+      0.003,
       0.3,
-      0.3
+      1
     ],
     "cv": {
-      "r1": 0.3438,
-      "r5": 0.7236,
-      "r10": 0.83,
-      "mrr": 0.6182
+      "r1": 0.3543,
+      "r5": 0.719,
+      "r10": 0.831,
+      "mrr": 0.6242
     },
     "bm25_pages": {
       "r1": 0.3139,
