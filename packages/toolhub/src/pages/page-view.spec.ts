@@ -1,71 +1,20 @@
 import type { DocIndex } from '@doctree/index';
-import { findYears, MiniSearchSparseIndex } from '@doctree/index';
-import type { DocTree, DocTreeNode, SparseDoc } from '@doctree/schema';
+import { buildPageRecords, MiniSearchSparseIndex } from '@doctree/index';
+import type { DocTree } from '@doctree/schema';
 import { annualReportTree, corpusTree } from '../testing/fixture-trees.js';
 import { buildFixtureIndex, type FixtureIndex } from '../testing/fixture-index.js';
 import { PageView, pageViewFor } from './page-view.js';
 
 /**
- * The page view as PageView built it in memory before the index persisted it (toolhub 635ae34): page documents from
- * the loaded tree, a MiniSearch index built on the spot, the years of each page read from its text. The oracle the
- * persisted page view (`index.sparsePages`, `index.pageYears`) must match.
+ * The page view built in memory from the same page records (`buildPageRecords`) with a fresh MiniSearch index: the
+ * persisted page view (`index.sparsePages`, `index.pageYears`, written at build and loaded lazily) must answer exactly
+ * as it does — what build, save and load could lose (fields, boosts, terms loaded on demand, years) shows up here.
  */
 function inMemoryPageView(index: DocIndex): { sparse: MiniSearchSparseIndex; years: Map<number, number[]> } {
-  const pages = new Map<number, DocTreeNode[]>();
-  for (const node of index.tree.nodes) {
-    if (node.role === 'document') continue;
-    const pageIdx = node.bboxes[0]?.page_idx ?? node.page_span[0];
-    const list = pages.get(pageIdx);
-    if (list) list.push(node);
-    else pages.set(pageIdx, [node]);
-  }
-  for (const list of pages.values()) list.sort((a, b) => a.read_order - b.read_order);
-  const path = (node: DocTreeNode): string => {
-    const titles: string[] = [];
-    let section = index.view.sectionOf(node);
-    for (let depth = 0; section && depth < 8; depth++) {
-      if ((section.title ?? '').trim()) titles.unshift((section.title ?? '').trim());
-      section = index.view.sectionOf(section);
-    }
-    return titles.join(' > ');
-  };
+  const { docs, pages } = buildPageRecords(index.tree);
   const sparse = new MiniSearchSparseIndex({ boosts: { body: 1, heading: 2, headings_path: 1, caption: 1.5, title: 0, caption_bag: 0 } });
-  const docs: SparseDoc[] = [];
-  const years = new Map<number, number[]>();
-  for (const [pageIdx, nodes] of [...pages].sort((a, b) => a[0] - b[0])) {
-    const body: string[] = [];
-    const headings: string[] = [];
-    const captions: string[] = [];
-    const paths = new Set<string>();
-    for (const node of nodes) {
-      const text = node.text.trim();
-      if (node.role === 'section') {
-        if (text) {
-          headings.push(text);
-          body.push(text);
-        }
-        continue;
-      }
-      if (text) body.push(text);
-      if (node.role === 'caption' && text) captions.push(text);
-      const p = path(node);
-      if (p) paths.add(p);
-    }
-    if (body.length === 0) continue;
-    const doc: SparseDoc = {
-      id: `P${pageIdx + 1}`,
-      role: 'section',
-      body: body.join('\n'),
-      ...(headings.length > 0 ? { heading: headings.join('\n') } : {}),
-      ...(paths.size > 0 ? { headings_path: [...paths].join('\n') } : {}),
-      ...(captions.length > 0 ? { caption: captions.join('\n') } : {}),
-      filters: { page_idx: pageIdx },
-    };
-    docs.push(doc);
-    years.set(pageIdx, findYears([doc.body, doc.headings_path, doc.caption].filter(Boolean).join('\n')));
-  }
   sparse.add(docs);
-  return { sparse, years };
+  return { sparse, years: new Map(pages.map((p) => [p.page_idx, p.years])) };
 }
 
 /** A PageView over the in-memory oracle instead of the page view loaded with the index. */
