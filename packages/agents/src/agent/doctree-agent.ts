@@ -1,10 +1,8 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
-import type { Answer, AnswerReader, ChatModelClient, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
-import type { DocIndex } from '@doctree/index';
+import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
+import { analyzeQuery, type DocIndex } from '@doctree/index';
 import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, rerankContextFromDecision, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { PageLaneName, PageRankInput, PageScore, RankedPageEvidence } from '@doctree/toolhub';
-import { analyzeQuery } from '@doctree/index';
-import type { Hit } from '@doctree/schema';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
 import { AnswerCalibrator, calibratedAnswer, namesMissingFrom, type Calibration } from '../finalizer/answer-calibrator.js';
 import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
