@@ -4,7 +4,8 @@
  * Test helpers live in the `@doctree/index/testing` subpath.
  */
 export { swapDirectory, temporaryPathFor, writeAtomically, writeFileAtomic } from './io/atomic-write.js';
-export { artifactsMatch, readValidJsonIfPresent } from './io/build-manifest.js';
+export { artifactsMatch, readValidJsonIfPresent, sha256Hex } from './io/build-manifest.js';
+export type { ArtifactsMatchOptions } from './io/build-manifest.js';
 export { BASE_EMBEDDER_DEFAULTS, BaseEmbedder } from './embedders/base-embedder.js';
 export type { BaseEmbedderOptions } from './embedders/base-embedder.js';
 export { HASHING_EMBEDDER_DEFAULTS, HashingEmbedder } from './embedders/hashing-embedder.js';

@@ -45,6 +45,10 @@ export { decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtml
 export type { HtmlTable } from './mineru/html-table.js';
 export { adaptMarkdown, MARKDOWN_ADAPTER_GENERATOR } from './markdown/markdown-adapter.js';
 export type { AdaptMarkdownOptions } from './markdown/markdown-adapter.js';
+export { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES } from './limits.js';
+export type { InputSizeKind } from './limits.js';
+export { readInputFile } from './pipeline/read-input.js';
+export type { ReadInputFileOptions } from './pipeline/read-input.js';
 export { DOC_FILES, detectInputKind, ingestFile } from './pipeline/ingest-file.js';
 export { INGESTIBLE_FILE, MAX_CONCURRENT_FILES, expandIngestInputs, fileConcurrency, ingestFiles } from './pipeline/ingest-files.js';
 export type { IngestFilesOptions, IngestFilesOutcome, IngestedFile } from './pipeline/ingest-files.js';

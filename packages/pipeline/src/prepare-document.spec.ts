@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,7 +114,7 @@ describe('prepareDocument', () => {
     await expect(prepareDocument(md, { config, docId: '..' })).rejects.toMatchObject({ code: 'USAGE' });
   });
 
-  it('rebuilds a damaged index: a truncated file at build time, a same-size corrupt file at load time', async () => {
+  it('rebuilds a damaged index: a truncated or same-size tampered file at build time, a file damaged with its manifest entry at load time', async () => {
     const md = join(dir, 'harbor.md');
     writeFileSync(md, MARKDOWN);
     const config = configWith();
@@ -123,8 +124,20 @@ describe('prepareDocument', () => {
     const truncated = await prepareDocument(md, { config });
     expect(truncated).toMatchObject({ indexed: true, repaired: false });
 
+    // Same size, other bytes: the up-to-date check compares sha256 with the manifest and rebuilds.
     const bm25 = join(first.indexDir, INDEX_FILES.bm25Leaf);
     writeFileSync(bm25, 'x'.repeat(statSync(bm25).size));
+    const tampered = await prepareDocument(md, { config });
+    expect(tampered).toMatchObject({ indexed: true, repaired: false });
+    expect(JSON.parse(readFileSync(bm25, 'utf8')).format).toBe('doctree.sparse');
+
+    // Damage the manifest agrees with (size and sha256 rewritten): only loading notices, and the index is repaired.
+    const garbage = 'x'.repeat(statSync(bm25).size);
+    writeFileSync(bm25, garbage);
+    const manifestPath = join(first.indexDir, INDEX_FILES.manifest);
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { artifacts: Array<{ name: string; sha256: string }> };
+    manifest.artifacts.find((a) => a.name === INDEX_FILES.bm25Leaf)!.sha256 = createHash('sha256').update(garbage).digest('hex');
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
     const events: PrepareProgress[] = [];
     const repaired = await prepareDocument(md, { config, onProgress: (e) => events.push(e) });
     expect(repaired).toMatchObject({ indexed: true, repaired: true });

@@ -155,6 +155,36 @@ describe('buildDocIndex / loadDocIndex', () => {
     expect((await loadDocIndex(docDir, { sparse, embedder, validation: 'full' })).sparseLeaf.search('liquidity', { k: 1 })).toHaveLength(1);
   });
 
+  it('checks every file\'s sha256: same-size tampering rebuilds on `index` and is INDEX_CORRUPT on load (full and fast)', async () => {
+    const first = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+    const tamper = (name: string): { path: string; before: Buffer } => {
+      const path = join(docDir, 'index', name);
+      const before = readFileSync(path);
+      const after = Buffer.from(before);
+      // Flip the bits of a few bytes in the middle: the size stays, the content does not.
+      for (let i = Math.floor(after.length / 2); i < Math.floor(after.length / 2) + 4; i++) after[i] = after[i]! ^ 0xff;
+      expect(after.byteLength).toBe(before.byteLength);
+      writeFileSync(path, after);
+      return { path, before };
+    };
+    for (const name of [INDEX_FILES.denseLeaf, INDEX_FILES.bm25Leaf, 'leaf.vectors']) {
+      const { path, before } = tamper(name);
+      for (const validation of ['full', 'fast'] as const) {
+        await expect(loadDocIndex(docDir, { sparse, embedder, validation })).rejects.toMatchObject({
+          code: 'INDEX_CORRUPT',
+          file: path,
+          hint: expect.stringMatching(/doctree index/),
+        });
+      }
+      const again = await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
+      expect(again.rebuilt).toBe(true);
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect((await loadDocIndex(docDir, { sparse, embedder, validation: 'full' })).manifest.config_hash).toBe(first.manifest.config_hash);
+    }
+    // Nothing tampered: still a no-op.
+    expect((await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' })).rebuilt).toBe(false);
+  });
+
   it('leaves the previous index untouched when a build fails', async () => {
     await buildDocIndex(docDir, { embedder, sparse, backend: 'exact' });
     const before = readFileSync(join(docDir, 'index', 'manifest.json'), 'utf8');

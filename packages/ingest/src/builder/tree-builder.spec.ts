@@ -109,6 +109,19 @@ describe('buildDocTree', () => {
     expect(grouped.warnings.map((w) => w.code)).toContain('TREE_FROM_PAGE_GROUPS');
   });
 
+  it('cites no page beyond page_count: a block past the last page is refused, an outline entry past it dropped', () => {
+    const paragraphs = [0, 1, 2].map((p) => block({ type: 'text', text: `Body of page ${p + 1}.`, page_idx: p }));
+    // A 3-page list whose last block claims page 100 000 (0-based 99 999).
+    const damaged = list([...paragraphs, block({ type: 'text', text: 'Far away.', page_idx: 99_999 })]);
+    expect(() => buildDocTree(damaged)).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID', page: 100_000, file: 'report.pdf', hint: expect.stringMatching(/ingest the source again/) }));
+    expect(() => buildDocTree(list(paragraphs), { maxPages: 2 })).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID', message: expect.stringMatching(/3 pages, more than the maximum page count 2/) }));
+    const tree = buildDocTree(list(paragraphs, { outline: [{ title: 'Part A', level: 1, page_idx: 0 }, { title: 'Part Z', level: 1, page_idx: 99_998 }] }));
+    expect(tree.doc.page_count).toBe(3);
+    expect(tree.doc.outline.map((o) => o.title)).toEqual(['Part A']);
+    expect(tree.warnings.map((w) => w.code)).toContain('OUTLINE_PAGE_OUT_OF_RANGE');
+    for (const node of tree.nodes) expect(node.page_span[1]).toBeLessThan(tree.doc.page_count);
+  });
+
   it('keeps pages without text as explicit empty nodes, never a silent gap', () => {
     const content = list([block({ type: 'text', text: 'Only page one has text.', page_idx: 0 })]);
     content.pages[1]!.has_text_layer = false;

@@ -1,5 +1,6 @@
 import {
   DOCTREE_VERSION,
+  DocTreeError,
   type ContentBlock,
   type ContentList,
   type DocTree,
@@ -7,6 +8,7 @@ import {
   type NodeRole,
   type PageBox,
 } from '@doctree/schema';
+import { DEFAULT_MAX_PAGES } from '../limits.js';
 import { parseHtmlTable, tableToMarkdown } from '../mineru/html-table.js';
 import { findLabelMentions, parseCaptionLabel, type LabelKind } from './labels.js';
 
@@ -16,9 +18,11 @@ export interface BuildDocTreeOptions {
   pageGroupSize?: number;
   /** Generator string recorded in the tree. Default `@doctree/ingest@0.1.0`. */
   generator?: string;
+  /** Most pages a document may have (its `pages`); more is `SCHEMA_INVALID`. Default {@link DEFAULT_MAX_PAGES} (5 000). */
+  maxPages?: number;
 }
 
-const DEFAULTS: Required<BuildDocTreeOptions> = { pageGroupSize: 10, generator: '@doctree/ingest@0.1.0' };
+const DEFAULTS: Required<BuildDocTreeOptions> = { pageGroupSize: 10, generator: '@doctree/ingest@0.1.0', maxPages: DEFAULT_MAX_PAGES };
 
 /** Block types that are page furniture and never enter the tree. */
 const FURNITURE = new Set(['header', 'footer', 'page_number', 'aside_text']);
@@ -29,10 +33,45 @@ const SEPARATOR = '\n\n';
 
 type Mutable = DocTreeNode;
 
-/** Builds `doctree.mm.json` from an (enhanced) content list. Pure: no I/O. */
+/**
+ * Builds `doctree.mm.json` from an (enhanced) content list. Pure: no I/O. The tree's `page_count` is the number of
+ * pages of the list, and no node cites a page beyond it: a block on a page the list does not have is refused, and
+ * outline entries pointing past the last page are dropped with an `OUTLINE_PAGE_OUT_OF_RANGE` warning.
+ *
+ * @throws DocTreeError `SCHEMA_INVALID` (with `page`) for more pages than `maxPages` or a block whose `page_idx` is not below the page count.
+ */
 export function buildDocTree(contentList: ContentList, options: BuildDocTreeOptions = {}): DocTree {
   const opts = { ...DEFAULTS, ...options };
-  return new TreeBuilder(contentList, opts).build();
+  checkPages(contentList, opts.maxPages);
+  const outline = contentList.outline.filter((o) => o.page_idx === undefined || o.page_idx < contentList.pages.length);
+  const dropped = contentList.outline.length - outline.length;
+  const list = dropped > 0 ? { ...contentList, outline } : contentList;
+  const tree = new TreeBuilder(list, opts).build();
+  if (dropped > 0) {
+    tree.warnings.push({ code: 'OUTLINE_PAGE_OUT_OF_RANGE', message: `${dropped} outline entr${dropped === 1 ? 'y points' : 'ies point'} past the last page (${contentList.pages.length}); dropped` });
+  }
+  return tree;
+}
+
+/** Bounds every page index of a content list by its page count, and the page count by `maxPages`. */
+function checkPages(list: ContentList, maxPages: number): void {
+  const file = list.source.filename;
+  const count = list.pages.length;
+  if (count > maxPages) {
+    throw new DocTreeError('SCHEMA_INVALID', `the document has ${count} pages, more than the maximum page count ${maxPages}`, {
+      file,
+      hint: 'Raise the maximum page count (maxPages) if the document really has that many pages.',
+    });
+  }
+  for (const b of list.blocks) {
+    if (b.page_idx >= count) {
+      throw new DocTreeError('SCHEMA_INVALID', `block ${b.block_id} is on page ${b.page_idx + 1}, beyond the ${count} pages of the document`, {
+        file,
+        page: b.page_idx + 1,
+        hint: 'The content list is damaged (a page_idx beyond its pages); ingest the source again.',
+      });
+    }
+  }
 }
 
 class TreeBuilder {

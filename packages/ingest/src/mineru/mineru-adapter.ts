@@ -3,6 +3,7 @@ import type { BBox, ContentBlock, ContentList, IngestWarning, ListBlock, MinerUB
 import { ADAPTER_GENERATOR, WarningTally, blockId, captionLabel, checkSourceOptions, roundPt, titleNumbering } from './adapter-support.js';
 import type { AdaptedBlockFields } from './adapter-support.js';
 import { extractTableHtml, parseHtmlTable, tableToMarkdown } from './html-table.js';
+import { DEFAULT_MAX_PAGES } from '../limits.js';
 import { readMinerUMiddle, validateMinerUContentList } from './mineru-validate.js';
 import type { MinerUMiddleInfo } from './mineru-validate.js';
 
@@ -38,12 +39,20 @@ export interface AdaptMinerUOptions {
   middleFilename?: string;
   /** Page size assumed for pages `middle.json` does not describe (or when it is absent). Defaults to US Letter, 612×792 pt. */
   defaultPageSize?: PageSize;
+  /**
+   * Most pages a document may have: every `page_idx` (of a block or of `middle.json`) must be below it, so that a
+   * corrupt or hostile file (a `page_idx` of 2 000 000 000) cannot make millions of pages. Default
+   * {@link DEFAULT_MAX_PAGES} (5 000).
+   */
+  maxPages?: number;
 }
 
+
 /** Defaults merged under the caller's {@link AdaptMinerUOptions}. */
-export const ADAPT_MINERU_DEFAULTS: Required<Pick<AdaptMinerUOptions, 'middleFilename' | 'defaultPageSize'>> = {
+export const ADAPT_MINERU_DEFAULTS: Required<Pick<AdaptMinerUOptions, 'middleFilename' | 'defaultPageSize' | 'maxPages'>> = {
   middleFilename: 'middle.json',
   defaultPageSize: { width: 612, height: 792 },
+  maxPages: DEFAULT_MAX_PAGES,
 };
 
 /** MinerU page-furniture types, kept as DocTree furniture blocks. */
@@ -202,7 +211,7 @@ function toPoints(bbox: MinerUBlock['bbox'], size: PageSize, repaired: () => voi
  *
  * @throws DocTreeError `MINERU_INVALID` (file = `options.filename` or `options.middleFilename`) naming
  * the block index and field: not an array, a block without `page_idx`, a negative or fractional
- * `page_idx`, a `bbox` that is not four numbers, a `text_level` that is not an integer ≥ 0, a caption
+ * `page_idx`, a `page_idx` (of a block or of `middle.json`) at or beyond `maxPages` (with `page`), a `bbox` that is not four numbers, a `text_level` that is not an integer ≥ 0, a caption
  * that is not a string array…; `USAGE` for a missing docId/filename or a bad sha256/bytes.
  *
  * @example
@@ -220,8 +229,20 @@ export function adaptMinerU(input: MinerUInput, options: AdaptMinerUOptions): Co
   if (!(defaultPageSize.width > 0 && defaultPageSize.height > 0)) {
     throw new DocTreeError('USAGE', `defaultPageSize must have a positive width and height, got ${JSON.stringify(defaultPageSize)}`, { file: filename });
   }
+  const { maxPages } = settings;
+  if (!(Number.isInteger(maxPages) && maxPages > 0)) throw new DocTreeError('USAGE', `maxPages must be a positive integer, got ${String(maxPages)}`, { file: filename });
   const raw = validateMinerUContentList(input.contentList, filename);
-  const middle: MinerUMiddleInfo | undefined = input.middle === undefined ? undefined : readMinerUMiddle(input.middle, settings.middleFilename);
+  const middle: MinerUMiddleInfo | undefined = input.middle === undefined ? undefined : readMinerUMiddle(input.middle, settings.middleFilename, maxPages);
+  // Page indexes are bounded before anything is sized by them (pages, page sizes, empty-page warnings).
+  raw.forEach((b, index) => {
+    if (b.page_idx < maxPages) return;
+    throw new DocTreeError('MINERU_INVALID', `invalid MinerU content_list.json: block ${index}, field "page_idx": ${b.page_idx} is not below the maximum page count ${maxPages}`, {
+      file: filename,
+      page: b.page_idx + 1,
+      hint: `page_idx is 0-based and below the document's page count: the file is damaged, or the document has more than ${maxPages} pages (raise maxPages).`,
+      details: { block: index, page_idx: b.page_idx, max_pages: maxPages },
+    });
+  });
 
   const warnings: IngestWarning[] = [];
   const tally = new WarningTally();

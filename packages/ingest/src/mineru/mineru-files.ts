@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
+import { DEFAULT_MAX_INPUT_BYTES } from '../limits.js';
+import { readInputFile } from '../pipeline/read-input.js';
 import type { MinerUInput } from './mineru-adapter.js';
 
 /** MinerU files read from disk, ready for {@link adaptMinerU} plus the source facts its options need. */
@@ -28,9 +30,12 @@ function ioError(error: unknown, path: string): DocTreeError {
 async function readJson(path: string): Promise<{ value: unknown; bytes: Buffer }> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    // Regular files only (not a fifo or a link to /dev/zero), at most 512 MiB.
+    const read = await readInputFile(path, { maxBytes: DEFAULT_MAX_INPUT_BYTES.mineru });
+    bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
   } catch (error) {
-    throw ioError(error, path);
+    if (DocTreeError.isInstance(error) && error.code === 'INPUT_UNSUPPORTED') throw error;
+    throw ioError(DocTreeError.isInstance(error) ? (error.cause ?? error) : error, path);
   }
   try {
     return { value: JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as unknown, bytes };

@@ -111,9 +111,11 @@ export interface MinerUMiddleInfo {
  * Reads the page sizes of a parsed `middle.json` (`pdf_info[i].page_size` = `[width, height]` in points,
  * `pdf_info[i].page_idx`, defaulting to `i`). Everything else in the file is ignored.
  *
+ * `maxPages` bounds the pages: more entries, or a `page_idx` at or beyond it, is `MINERU_INVALID`.
+ *
  * @throws DocTreeError `MINERU_INVALID` naming `pdf_info[i].page_size` / `page_idx`, with `file` set.
  */
-export function readMinerUMiddle(value: unknown, file?: string): MinerUMiddleInfo {
+export function readMinerUMiddle(value: unknown, file?: string, maxPages = Number.MAX_SAFE_INTEGER): MinerUMiddleInfo {
   const what = 'middle.json';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalid([{ message: `middle.json must be an object with pdf_info, got ${describe(value)}` }], file, what);
@@ -121,6 +123,7 @@ export function readMinerUMiddle(value: unknown, file?: string): MinerUMiddleInf
   const record = value as Record<string, unknown>;
   const info = record['pdf_info'];
   if (!Array.isArray(info)) throw invalid([{ field: 'pdf_info', message: `expected an array of pages, got ${describe(info)}` }], file, what);
+  if (info.length > maxPages) throw invalid([{ field: 'pdf_info', message: `${info.length} pages, more than the maximum page count ${maxPages}` }], file, what);
   const problems: Problem[] = [];
   const pageSizes = new Map<number, PageSize>();
   info.forEach((page: unknown, i) => {
@@ -134,6 +137,10 @@ export function readMinerUMiddle(value: unknown, file?: string): MinerUMiddleInf
       problems.push({ field: `pdf_info[${i}].page_idx`, message: `expected an integer ≥ 0, got ${describe(rawIdx)}` });
       return;
     }
+    if (rawIdx >= maxPages) {
+      problems.push({ field: `pdf_info[${i}].page_idx`, message: `${rawIdx} is not below the maximum page count ${maxPages}` });
+      return;
+    }
     const size = entry['page_size'];
     const ok = Array.isArray(size) && size.length === 2 && size.every((n: unknown) => typeof n === 'number' && Number.isFinite(n) && n > 0);
     if (!ok) {
@@ -143,6 +150,7 @@ export function readMinerUMiddle(value: unknown, file?: string): MinerUMiddleInf
     pageSizes.set(rawIdx, { width: size[0] as number, height: size[1] as number });
   });
   if (problems.length > 0) throw invalid(problems, file, what);
-  const pageCount = Math.max(info.length, ...[...pageSizes.keys()].map((k) => k + 1));
+  let pageCount = info.length;
+  for (const k of pageSizes.keys()) pageCount = Math.max(pageCount, k + 1);
   return { pageSizes, pageCount, ocr: record['_parse_type'] === 'ocr' };
 }

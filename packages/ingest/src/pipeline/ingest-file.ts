@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { DocTreeError, type ContentList, type DocTree } from '@doctree/schema';
 import { buildDocTree } from '../builder/tree-builder.js';
@@ -7,8 +7,10 @@ import { enhanceContentList, type EnhanceReport } from '../enhancer/enhance-cont
 import { adaptMarkdown } from '../markdown/markdown-adapter.js';
 import { adaptMinerU } from '../mineru/mineru-adapter.js';
 import { adaptPdf } from '../pdf/pdf-adapter.js';
+import { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES } from '../limits.js';
 import { docIdFromFilename, isValidDocId } from './doc-id.js';
 import { pageQualityReport, summarizeIngest, type IngestSummary, type PageQualityRow } from './ingest-summary.js';
+import { readInputFile } from './read-input.js';
 
 /** Input formats `ingestFile` accepts. */
 export type IngestInputKind = 'pdf' | 'mineru' | 'markdown';
@@ -45,6 +47,16 @@ export interface IngestFileOptions {
   copySource?: boolean;
   /** Page worker threads of a PDF (`AdaptPdfOptions.workers`): `'auto'` (default) or a count; 0 reads every page in this thread. */
   pdfWorkers?: number | 'auto';
+  /**
+   * Most pages of the document: a MinerU `page_idx` at or beyond it is `MINERU_INVALID`, a document with more pages is
+   * `SCHEMA_INVALID`. Default {@link DEFAULT_MAX_PAGES} (5 000).
+   */
+  maxPages?: number;
+  /**
+   * Most bytes of the input file (and of `middle.json`); a larger file is refused (`INPUT_UNSUPPORTED`) before it is
+   * read. Default by kind, {@link DEFAULT_MAX_INPUT_BYTES}: 2 GiB for a PDF, 512 MiB for JSON and Markdown.
+   */
+  maxInputBytes?: number;
   onProgress?: (event: IngestProgress) => void;
   signal?: AbortSignal;
 }
@@ -74,17 +86,24 @@ export function detectInputKind(filename: string, bytes: Uint8Array): IngestInpu
   throw new DocTreeError('INPUT_UNSUPPORTED', `cannot tell the format of ${basename(filename)}`, { file: filename });
 }
 
-async function readInput(path: string): Promise<Uint8Array> {
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw new DocTreeError('INPUT_UNSUPPORTED', 'expected a file, got a folder', { file: path });
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    if (DocTreeError.isInstance(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new DocTreeError('INPUT_NOT_FOUND', 'no such file', { file: path, cause: error });
-    throw new DocTreeError('INPUT_UNREADABLE', `cannot read the file (${code ?? 'error'})`, { file: path, cause: error });
-  }
+/**
+ * Reads an input file: regular files only (after following symbolic links), at most `maxInputBytes` or the default of
+ * its kind (told from the name and the first bytes, as {@link detectInputKind} does; an unknown kind is capped as text).
+ */
+function readInput(path: string, maxInputBytes: number | undefined): Promise<Uint8Array> {
+  return readInputFile(path, {
+    maxBytes: (head) => {
+      if (maxInputBytes !== undefined) return maxInputBytes;
+      let kind: IngestInputKind;
+      try {
+        kind = detectInputKind(path, head);
+      } catch {
+        kind = 'markdown';
+      }
+      return DEFAULT_MAX_INPUT_BYTES[kind];
+    },
+    limitName: 'maxInputBytes',
+  });
 }
 
 function parseJson(bytes: Uint8Array, file: string, code: 'MINERU_INVALID'): unknown {
@@ -101,7 +120,10 @@ function parseJson(bytes: Uint8Array, file: string, code: 'MINERU_INVALID'): unk
  * report and a copy of the source) into `<outDir>/<docId>/`. All work happens in memory first; files are written
  * to temporary names and renamed into place only when everything succeeded, so a failure leaves nothing behind.
  *
- * @throws DocTreeError naming the file: INPUT_NOT_FOUND, INPUT_UNSUPPORTED, PDF_*, MINERU_INVALID, IO_WRITE_FAILED…
+ * Only regular files are read (a symbolic link to `/dev/zero`, a fifo or a socket is refused), up to `maxInputBytes`.
+ *
+ * @throws DocTreeError naming the file: INPUT_NOT_FOUND, INPUT_UNSUPPORTED (not a regular file, too large), PDF_*,
+ * MINERU_INVALID, IO_WRITE_FAILED…
  */
 export async function ingestFile(inputPath: string, options: IngestFileOptions = {}): Promise<IngestResult> {
   const opts = { ...DEFAULTS, ...options };
@@ -109,7 +131,9 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
   const docId = opts.docId ?? docIdFromFilename(filename);
   if (!isValidDocId(docId)) throw new DocTreeError('USAGE', `invalid document id "${docId}"`, { hint: 'Use letters, digits, "-", "_" and "." only.' });
   opts.onProgress({ stage: 'read', file: inputPath });
-  const bytes = await readInput(inputPath);
+  if (opts.maxInputBytes !== undefined && !(opts.maxInputBytes > 0)) throw new DocTreeError('USAGE', `maxInputBytes must be a positive number of bytes, got ${String(opts.maxInputBytes)}`);
+  const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
+  const bytes = await readInput(inputPath, opts.maxInputBytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const kind = detectInputKind(filename, bytes);
 
@@ -131,10 +155,10 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
     });
   } else if (kind === 'mineru') {
     const contentList = parseJson(bytes, filename, 'MINERU_INVALID');
-    const middle = opts.middlePath ? parseJson(await readInput(opts.middlePath), basename(opts.middlePath), 'MINERU_INVALID') : undefined;
+    const middle = opts.middlePath ? parseJson(await readInput(opts.middlePath, opts.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES.mineru), basename(opts.middlePath), 'MINERU_INVALID') : undefined;
     adapted = adaptMinerU(
       { contentList, ...(middle !== undefined ? { middle } : {}) },
-      { docId, filename, sha256, bytes: bytes.byteLength, ...(opts.middlePath ? { middleFilename: basename(opts.middlePath) } : {}) },
+      { docId, filename, sha256, bytes: bytes.byteLength, maxPages, ...(opts.middlePath ? { middleFilename: basename(opts.middlePath) } : {}) },
     );
   } else {
     adapted = adaptMarkdown(Buffer.from(bytes).toString('utf8'), { docId, filename, sha256, bytes: bytes.byteLength });
@@ -144,7 +168,7 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
   const { list: enhanced, report } = enhanceContentList(adapted);
   const t2 = performance.now();
   opts.onProgress({ stage: 'build' });
-  const tree = buildDocTree(enhanced);
+  const tree = buildDocTree(enhanced, { maxPages });
   const t3 = performance.now();
 
   const docDir = resolve(opts.outDir, docId);

@@ -61,12 +61,33 @@ describe('ingestFiles', () => {
   it('reads at most one file per core, never more than there are files, and one at a time when one file is most of the set', () => {
     expect(fileConcurrency([100])).toBe(1);
     expect(fileConcurrency(Array(10).fill(100), 1)).toBe(1);
-    expect(fileConcurrency([100, 100, 100], 8)).toBe(3);
+    expect(fileConcurrency([100, 100, 100], 8, () => undefined)).toBe(Math.min(3, availableParallelism()));
     expect(fileConcurrency(Array(100).fill(100))).toBe(Math.min(availableParallelism(), MAX_CONCURRENT_FILES));
     // A 500-page report with two short notes: on its own, with page workers.
     expect(fileConcurrency([9_000_000, 300_000, 200_000])).toBe(1);
     // Asked for explicitly, side by side all the same.
-    expect(fileConcurrency([9_000_000, 300_000, 200_000], 2)).toBe(2);
+    expect(fileConcurrency([9_000_000, 300_000, 200_000], 2, () => undefined)).toBe(Math.min(2, availableParallelism()));
+  });
+
+  it('caps a requested concurrency at the cores with a warning (--jobs 1000 starts no 1 000 workers)', async () => {
+    const cores = availableParallelism();
+    const warnings: string[] = [];
+    expect(fileConcurrency(Array(2000).fill(100), 1000, (m) => warnings.push(m))).toBe(cores);
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`1000 files .*capped at ${cores}`))]);
+    // Not lowered (as many files as cores or fewer): no warning.
+    expect(fileConcurrency([100], 1000, (m) => warnings.push(m))).toBe(1);
+    expect(warnings).toHaveLength(1);
+    for (const bad of [0, -3, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => fileConcurrency([100], bad)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+    // Through ingestFiles: the warning reaches onWarning when more files than cores are asked to run side by side.
+    const inputs = Array.from({ length: cores + 1 }, (_, i) => {
+      const path = join(work, `n${i}.md`);
+      writeFileSync(path, `# Note ${i}\n\nText ${i}.\n`);
+      return path;
+    });
+    const told: string[] = [];
+    const outcomes = await collect(ingestFiles(inputs, { outDir: join(work, 'out'), concurrency: 1000, onWarning: (m) => told.push(m) }));
+    expect(outcomes.every((o) => o.result)).toBe(true);
+    expect(told).toEqual([expect.stringMatching(/capped at/)]);
   });
 
   it('rebuilds a DocTreeError sent by a worker thread from its JSON form', () => {

@@ -29,6 +29,11 @@ export interface IngestFilesOptions extends Omit<IngestFileOptions, 'docId' | 'm
   concurrency?: number | 'auto';
   /** Progress of each file: its index in the inputs and the event (as {@link ingestFile} reports it). */
   onProgress?: (index: number, event: IngestProgress) => void;
+  /**
+   * Told when a requested concurrency above the number of cores is lowered to it. Default: a Node process warning
+   * (`DOCTREE_JOBS_CAPPED`, printed once to stderr).
+   */
+  onWarning?: (message: string) => void;
   /** Stops taking new files; files being read finish or are stopped, then a `CANCELLED` DocTreeError is thrown. */
   signal?: AbortSignal;
 }
@@ -42,7 +47,7 @@ export type IngestFilesOutcome =
   | { index: number; input: string; error: DocTreeError; result?: undefined };
 
 /** Options a worker thread receives with each file (everything but callbacks and signals). */
-type WorkerJobOptions = Omit<IngestFilesOptions, 'concurrency' | 'onProgress' | 'signal'>;
+type WorkerJobOptions = Omit<IngestFilesOptions, 'concurrency' | 'onProgress' | 'onWarning' | 'signal'>;
 
 /** Main thread → worker. */
 export interface IngestFilesJob {
@@ -66,16 +71,32 @@ export function ingestFilesWorkerScript(): string | undefined {
 /**
  * Files read at the same time for inputs of the given sizes (bytes) and the `requested` concurrency. With `'auto'`, a
  * set dominated by one file (more than half of all bytes) is read one file after the other instead: side by side, that
- * file would be read by one thread while the other cores soon idle, where on its own it gets page workers.
+ * file would be read by one thread while the other cores soon idle, where on its own it gets page workers. A number
+ * is capped at the cores (`os.availableParallelism()`; `--jobs 1000` starts no 1 000 workers), and `onCapped` is told
+ * when that lowers the files read at the same time.
+ *
+ * @throws DocTreeError `USAGE` for a requested concurrency that is not a number ≥ 1.
  */
-export function fileConcurrency(sizes: readonly number[], requested: number | 'auto' = 'auto'): number {
+export function fileConcurrency(sizes: readonly number[], requested: number | 'auto' = 'auto', onCapped?: (message: string) => void): number {
   const files = sizes.length;
   if (requested === 'auto') {
     const total = sizes.reduce((sum, size) => sum + size, 0);
     if (total > 0 && Math.max(...sizes) > total / 2) return 1;
+  } else if (!(Number.isFinite(requested) && requested >= 1)) {
+    throw new DocTreeError('USAGE', `concurrency must be 'auto' or a number ≥ 1, got ${String(requested)}`, { hint: 'Pass --jobs with a whole number of files read at the same time.' });
   }
-  const wanted = requested === 'auto' ? Math.min(availableParallelism(), MAX_CONCURRENT_FILES) : Math.floor(requested);
+  const cores = availableParallelism();
+  let wanted = requested === 'auto' ? Math.min(cores, MAX_CONCURRENT_FILES) : Math.floor(requested);
+  if (Math.min(wanted, files) > cores) {
+    onCapped?.(`${wanted} files at the same time requested; capped at ${cores}, the number of cores`);
+    wanted = cores;
+  }
   return Math.max(1, Math.min(wanted, files));
+}
+
+/** The default `onWarning` of {@link ingestFiles}: a Node process warning. */
+function processWarning(message: string): void {
+  process.emitWarning(message, { code: 'DOCTREE_JOBS_CAPPED' });
 }
 
 /** A DocTreeError again from its JSON form (as a worker thread sends it). */
@@ -151,7 +172,7 @@ export function ingestedFile(result: IngestResult): IngestedFile {
  * ```
  */
 export async function* ingestFiles(inputs: readonly string[], options: IngestFilesOptions = {}): AsyncGenerator<IngestFilesOutcome> {
-  const { concurrency = 'auto', onProgress, signal, ...jobOptions } = options;
+  const { concurrency = 'auto', onProgress, onWarning = processWarning, signal, ...jobOptions } = options;
   const seen = new Map<string, string>();
   for (const input of inputs) {
     const docId = docIdFromFilename(input);
@@ -165,7 +186,7 @@ export async function* ingestFiles(inputs: readonly string[], options: IngestFil
     seen.set(docId, input);
   }
   const sizes = inputs.map(fileSize);
-  const lanes = fileConcurrency(sizes, concurrency);
+  const lanes = fileConcurrency(sizes, concurrency, onWarning);
   const script = lanes > 1 ? ingestFilesWorkerScript() : undefined;
   const parallel = script !== undefined;
   const outcomes = new Map<number, IngestFilesOutcome>();
