@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
-import { reportCommandFailure } from '@doctree/pipeline/command';
+import { assertOutputTarget, reportCommandFailure } from '@doctree/pipeline/command';
 import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
 import { ASK_USAGE, EVAL_USAGE, TRACE_USAGE } from './usage.js';
@@ -17,7 +17,7 @@ Usage:
                  several files are ingested in one process, --jobs N|auto at a time (default auto: one per
                  core; --doc-id and --middle need a single file)
   doctree index <doc_dir|file> [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--force]
-                 [--out DIR] [--json]
+                 [--out DIR] [--password PW] [--json]
                  Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
                  first (cached by content hash). A no-op when the document and the configuration are unchanged
 ${ASK_USAGE}${TRACE_USAGE}${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
@@ -79,7 +79,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         });
         if (positionals.length === 0) throw new DocTreeError('USAGE', 'ingest needs an input file (a PDF, a MinerU content_list.json or a Markdown file)');
         const config = loadCliConfig(io, values.config as string | undefined);
-        const { expandIngestInputs, ingestCommand, ingestFilesCommand } = await import('./commands/ingest.js');
+        const { assertIngestOutputs, expandIngestInputs, ingestCommand, ingestFilesCommand } = await import('./commands/ingest.js');
         const given = positionals.map((input) => resolve(io.cwd, input));
         const shared = {
           outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
@@ -89,6 +89,11 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         };
         // A folder stands for the PDFs, Markdown and content_list.json files directly inside it.
         const inputs = expandIngestInputs(given);
+        assertIngestOutputs(shared.outDir, inputs, {
+          given,
+          ...(values.middle ? { middle: resolve(io.cwd, values.middle as string) } : {}),
+          ...(values['doc-id'] ? { docId: values['doc-id'] as string } : {}),
+        });
         if (inputs.length > 1 || inputs[0] !== given[0]) {
           if (values['doc-id'] || values.middle) {
             throw new DocTreeError('USAGE', '--doc-id and --middle name one document; give one input file with them', {
@@ -113,6 +118,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           embedder: { type: 'string' },
           backend: { type: 'string' },
           force: { type: 'boolean' },
+          password: { type: 'string' },
         });
         if (positionals.length !== 1) throw new DocTreeError('USAGE', 'index takes exactly one document folder or input file');
         const embedder = values.embedder as string | undefined;
@@ -124,9 +130,14 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
         });
         const { indexCommand } = await import('./commands/index-command.js');
+        const input = resolve(io.cwd, positionals[0]!);
+        const outDir = resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default'));
+        // A document folder is indexed in place; a file goes to <out>/<doc_id>/, and --out must not be a document's folder.
+        if (values.out !== undefined) assertOutputTarget({ option: '--out', target: outDir, inputs: [input], example: '--out data/default' });
         await indexCommand(io, config, {
-          input: resolve(io.cwd, positionals[0]!),
-          outDir: resolve(io.cwd, (values.out as string | undefined) ?? join(config.config.data_dir, 'default')),
+          input,
+          outDir,
+          ...(values.password ? { password: values.password as string } : {}),
           cacheDir: resolve(io.cwd, config.config.data_dir, '.cache'),
           force: Boolean(values.force),
           json: Boolean(values.json),

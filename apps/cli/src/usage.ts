@@ -5,11 +5,12 @@
 
 /** Usage lines of `doctree ask` (part of the CLI help). */
 export const ASK_USAGE = `  doctree ask <file.pdf|doc_dir> "<question>" [--json] [--trace out.json] [--llm none|openai]
-                 [--max-replans N] [--dry-run] [--out DIR]
+                 [--max-replans N] [--dry-run] [--out DIR] [--password PW]
                  Answer a question about a document (ingested and indexed on first use, cached by content
                  hash): the answer, its confidence, supporting pages with snippets and the path taken.
                  --json prints the Answer (schema in docs/schemas); --trace writes the trace; --dry-run
-                 answers offline and counts the prompt tokens the LLM path would send
+                 answers offline and counts the prompt tokens the LLM path would send;
+                 --password opens an encrypted PDF
 `;
 
 /** Usage lines of `doctree trace` (part of the CLI help). */

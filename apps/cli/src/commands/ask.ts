@@ -1,5 +1,8 @@
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { docIdFromFilename } from '@doctree/ingest';
 import { writeFileAtomic } from '@doctree/index';
+import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import { askQuestion, type AskedQuestion } from '@doctree/pipeline';
 import { AnswerSchema, DocTreeError, formatIssues, type Answer, type DocTreeConfigInput, type TraceEvent } from '@doctree/schema';
 import { formatToolCallReplay, replayToolCalls } from '@doctree/toolhub';
@@ -27,6 +30,8 @@ export interface AskCommandOptions {
   maxReplans?: number;
   /** Count the prompt tokens the LLM path would send; answer offline. */
   dryRun: boolean;
+  /** Password of an encrypted PDF input. */
+  password?: string;
 }
 
 /** Characters of a support snippet shown per line. */
@@ -65,13 +70,13 @@ export function formatAskReport(run: AskedQuestion, options: { dryRun: boolean }
     if (abstention.withheld) out.push(`  best answer found: ${Array.isArray(abstention.withheld.answer) ? abstention.withheld.answer.join('; ') : String(abstention.withheld.answer)} (probability right ${abstention.withheld.confidence.toFixed(2)})`);
     if (abstention.evidence.length > 0) {
       out.push(`  best evidence: pages ${[...new Set(abstention.evidence.map((s) => s.page))].join(', ')}`);
-      for (const s of abstention.evidence) out.push(`  p.${s.page}  ${s.node_id}  "${oneLine(s.snippet, SNIPPET_CHARS)}"`);
+      for (const s of abstention.evidence) out.push(`  p.${s.page}  ${escapeControlChars(s.node_id)}  "${oneLine(s.snippet, SNIPPET_CHARS)}"`);
     }
   }
   if (answer.support.length === 0) out.push('Supporting pages: none');
   else {
     out.push(`Supporting pages: ${answer.pages.join(', ')}`);
-    for (const s of answer.support) out.push(`  p.${s.page}  ${s.node_id}  "${oneLine(s.snippet, SNIPPET_CHARS)}"`);
+    for (const s of answer.support) out.push(`  p.${s.page}  ${escapeControlChars(s.node_id)}  "${oneLine(s.snippet, SNIPPET_CHARS)}"`);
   }
   // Only the last pass's evidence lines are kept short: the whole path stays in --trace.
   const path = pathLines(answer.trace.events);
@@ -83,8 +88,9 @@ export function formatAskReport(run: AskedQuestion, options: { dryRun: boolean }
     answer.trace.mode === 'offline'
       ? 'llm: none (offline)'
       : `llm: ${u.llmCalls} call(s), ${u.promptTokens} prompt + ${u.completionTokens} completion tokens${u.costUsd !== null ? `, $${u.costUsd.toFixed(4)}` : ''}${options.dryRun ? ' (dry run: counted, not sent)' : ''}`;
-  out.push('', `${u.replans} replan(s) · ${u.toolCalls} tool calls · ${Math.round(u.latencyMs)} ms · ${llm} · document ${run.document.docDir}`);
-  return `${out.join('\n')}\n`;
+  out.push('', `${u.replans} replan(s) · ${u.toolCalls} tool calls · ${Math.round(u.latencyMs)} ms · ${llm} · document ${escapeControlChars(run.document.docDir)}`);
+  // Document text, ids and file names may hold control characters: escaped so they cannot drive the terminal.
+  return `${escapeControlChars(out.join('\n'), { keepLayout: true })}\n`;
 }
 
 /**
@@ -93,6 +99,10 @@ export function formatAskReport(run: AskedQuestion, options: { dryRun: boolean }
  * `--trace` writes the trace atomically. Failed LLM calls answered by a fallback are reported in one warning line.
  */
 export async function askCommand(io: CliIo, config: CliConfig, options: AskCommandOptions): Promise<AskedQuestion> {
+  const checkTraceTarget = (documentDirs: string[]): void => {
+    if (options.tracePath) assertOutputTarget({ option: '--trace', target: options.tracePath, inputs: [options.input], documentDirs, example: '--trace trace.json' });
+  };
+  checkTraceTarget([expectedDocumentDir(options.input, options.outDir)]);
   const progress = createProgress(io);
   let run: AskedQuestion;
   try {
@@ -101,16 +111,20 @@ export async function askCommand(io: CliIo, config: CliConfig, options: AskComma
       outDir: options.outDir,
       cacheDir: options.cacheDir,
       dryRun: options.dryRun,
+      ...(options.password !== undefined ? { password: options.password } : {}),
       ...(options.maxReplans !== undefined ? { maxReplans: options.maxReplans } : {}),
       onProgress: (event) => progress.update(progressText(event)),
       onEvent: (event) => progress.update(`[ask] ${event.type}: ${oneLine(event.message, 70)}`),
     });
+  } catch (error) {
+    throw explainCacheFailure(error, options.cacheDir);
   } finally {
     progress.done();
   }
   const answer = config.redact(run.answer);
   const checked = AnswerSchema.safeParse(answer);
   if (!checked.success) throw new DocTreeError('INTERNAL', `the answer does not match its schema: ${formatIssues(checked.error)}`);
+  checkTraceTarget([run.document.docDir]);
   if (options.tracePath) await writeFileAtomic(options.tracePath, `${JSON.stringify(checked.data.trace, null, 2)}\n`);
   if (run.usage.llmErrors.length > 0) {
     const codes = [...new Set(run.usage.llmErrors)].join(', ');
@@ -118,6 +132,17 @@ export async function askCommand(io: CliIo, config: CliConfig, options: AskComma
   }
   io.stdout(options.json ? `${JSON.stringify(checked.data, null, 2)}\n` : formatAskReport({ ...run, answer: checked.data }, { dryRun: options.dryRun }));
   return run;
+}
+
+/** The document folder `input` is (a folder) or will be ingested into (a file): `--trace` must stay out of it. */
+function expectedDocumentDir(input: string, outDir: string): string {
+  let folder = false;
+  try {
+    folder = statSync(input).isDirectory();
+  } catch {
+    // A missing input is reported by askQuestion.
+  }
+  return folder ? input : join(outDir, docIdFromFilename(basename(input)));
 }
 
 /** Parses the arguments of `doctree ask` and runs it. */
@@ -131,6 +156,7 @@ export async function askCli(io: CliIo, args: readonly string[]): Promise<AskedQ
       'max-replans': { type: 'string' },
       'dry-run': { type: 'boolean' },
       out: { type: 'string' },
+      password: { type: 'string' },
       config: { type: 'string' },
     },
     ASK_USAGE,
@@ -160,6 +186,7 @@ export async function askCli(io: CliIo, args: readonly string[]): Promise<AskedQ
     json: Boolean(values['json']),
     dryRun: Boolean(values['dry-run']),
     ...(trace ? { tracePath: resolve(io.cwd, trace) } : {}),
+    ...(values['password'] ? { password: values['password'] as string } : {}),
     ...(maxReplans !== undefined ? { maxReplans } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
 import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeline';
+import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
@@ -46,6 +47,8 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(printer ? { onProgress: printer } : {}),
     });
+  } catch (error) {
+    throw explainEvalFailure(error, resolve(io.cwd, config.config.data_dir, '.cache'));
   } finally {
     process.removeListener('SIGINT', onSignal);
   }
@@ -56,8 +59,22 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
   }
   io.stdout(formatSummaryTable(result.metrics));
   io.stdout(`\n${result.answered} answered now, ${result.resumed} taken over from an earlier run.\n`);
-  io.stdout(`Report: ${result.files.markdown ?? result.files.metrics}${result.files.html ? `\n        ${result.files.html}` : ''}\n`);
+  io.stdout(escapeControlChars(`Report: ${result.files.markdown ?? result.files.metrics}${result.files.html ? `\n        ${result.files.html}` : ''}\n`, { keepLayout: true }));
   return result;
+}
+
+/**
+ * The failure of an evaluation as `doctree eval` reports it: a write error in the cache folder names that folder, and
+ * an encrypted PDF says how to get it in (eval takes no password).
+ */
+function explainEvalFailure(error: unknown, cacheDir: string): unknown {
+  const explained = explainCacheFailure(error, cacheDir);
+  if (!DocTreeError.isInstance(explained) || explained.code !== 'PDF_ENCRYPTED') return explained;
+  return new DocTreeError('PDF_ENCRYPTED', explained.message, {
+    ...(explained.file !== undefined ? { file: explained.file } : {}),
+    cause: explained,
+    hint: '`doctree eval` takes no password: decrypt the PDF first (e.g. `qpdf --password=PW --decrypt in.pdf out.pdf`) and point the dataset at the decrypted copy.',
+  });
 }
 
 /** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand}. */
@@ -101,14 +118,18 @@ export async function evalCli(io: CliIo, args: readonly string[]): Promise<Evalu
     ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
   };
   const config = loadCliConfig(io, values['config'] as string | undefined, overrides);
+  const outDir = resolve(io.cwd, out);
+  const documentsDir = resolve(io.cwd, (values['docs'] as string | undefined) ?? join(config.config.data_dir, 'eval'));
+  assertOutputTarget({ option: '--out', target: outDir, inputs: [resolve(io.cwd, questions)], example: '--out runs/dev' });
+  assertOutputTarget({ option: '--docs', target: documentsDir, inputs: [resolve(io.cwd, questions)], example: '--docs data/eval' });
   return evalCommand(io, config, {
     questions: resolve(io.cwd, questions),
     systems: systems
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== ''),
-    outDir: resolve(io.cwd, out),
-    documentsDir: resolve(io.cwd, (values['docs'] as string | undefined) ?? join(config.config.data_dir, 'eval')),
+    outDir,
+    documentsDir,
     judge: Boolean(values['judge']),
     json: Boolean(values['json']),
     ...(limit !== undefined ? { limit } : {}),

@@ -1,4 +1,5 @@
 import { describeIndex, prepareDocument, type IndexReport, type PrepareProgress } from '@doctree/pipeline';
+import { escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import type { CliConfig, CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 
@@ -13,6 +14,8 @@ export interface IndexCommandOptions {
   /** Rebuild even when the manifest matches (and ingest a file input again). */
   force: boolean;
   json: boolean;
+  /** Password of an encrypted PDF input. */
+  password?: string;
 }
 
 const kb = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`);
@@ -42,8 +45,8 @@ export function formatIndexReport(report: IndexReport): string {
   const build = report.timingsMs.build;
   const lines = [
     report.rebuilt
-      ? `Indexed ${report.docDir}${report.repaired ? ' (the previous index was damaged and has been rebuilt)' : ''}`
-      : `Index of ${report.docDir} is up to date: nothing rebuilt (built ${report.builtAt})`,
+      ? `Indexed ${escapeControlChars(report.docDir)}${report.repaired ? ' (the previous index was damaged and has been rebuilt)' : ''}`
+      : `Index of ${escapeControlChars(report.docDir)} is up to date: nothing rebuilt (built ${report.builtAt})`,
     `  ${report.pages} pages, ${report.ingested ? 'ingested now' : 'tree reused'}; embedder ${report.embedder.id} (d=${report.embedder.dimension}), vector backend ${report.vectorBackend}`,
     `  records: ${Object.entries(report.records)
       .map(([file, n]) => `${file} ${n}`)
@@ -57,7 +60,7 @@ export function formatIndexReport(report: IndexReport): string {
   ];
   if (report.rebuilt) lines.push(`  build steps: ${Object.entries(build).map(([step, ms]) => `${step} ${ms} ms`).join(', ')}`);
   if ((report.summaries.fallbacks ?? 0) > 0) lines.push('  some gists are extractive after model errors; run again with --force to retry them (answered gists are cached)');
-  return `${lines.join('\n')}\n`;
+  return `${escapeControlChars(lines.join('\n'), { keepLayout: true })}\n`;
 }
 
 /** Runs `doctree index`: prepares the document (ingest when needed, incremental build, load) and prints the summary. */
@@ -68,8 +71,13 @@ export async function indexCommand(io: CliIo, config: CliConfig, options: IndexC
     outDir: options.outDir,
     cacheDir: options.cacheDir,
     force: options.force,
+    ...(options.password !== undefined ? { password: options.password } : {}),
     onProgress: (event) => progress.update(progressText(event)),
-  }).finally(() => progress.done());
+  })
+    .catch((error: unknown) => {
+      throw explainCacheFailure(error, options.cacheDir);
+    })
+    .finally(() => progress.done());
   const report = await describeIndex(prepared);
   io.stdout(options.json ? `${JSON.stringify(config.redact(report), null, 2)}\n` : formatIndexReport(report));
   return report;

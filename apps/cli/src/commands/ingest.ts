@@ -1,6 +1,7 @@
-import { basename } from 'node:path';
-import { ingestFile, ingestFiles, type IngestedFile, type IngestResult } from '@doctree/ingest';
-import { reportCommandFailure } from '@doctree/pipeline/command';
+import { basename, join } from 'node:path';
+import { docIdFromFilename, ingestFile, ingestFiles, type IngestedFile, type IngestResult } from '@doctree/ingest';
+import { assertOutputTarget, escapeControlChars, isInsideFolder, realPathOf, reportCommandFailure } from '@doctree/pipeline/command';
+import { DocTreeError } from '@doctree/schema';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 
@@ -25,6 +26,28 @@ export interface IngestFilesCommandOptions extends Omit<IngestCommandOptions, 'i
 }
 
 /**
+ * Refuses an ingest that would write over what it reads: `--out` equal to an input or inside a document folder, or
+ * an input (or `--middle`) inside the document folder it is ingested into (`<out>/<doc_id>/`).
+ *
+ * @throws DocTreeError `USAGE` naming the file, with a hint.
+ */
+export function assertIngestOutputs(outDir: string, inputs: readonly string[], options: { given?: readonly string[]; middle?: string; docId?: string } = {}): void {
+  const middle = options.middle !== undefined ? [options.middle] : [];
+  assertOutputTarget({ option: '--out', target: outDir, inputs: [...(options.given ?? []), ...inputs, ...middle], example: '--out data/default' });
+  for (const input of inputs) {
+    const docDir = join(outDir, (inputs.length === 1 ? options.docId : undefined) ?? docIdFromFilename(basename(input)));
+    for (const read of [input, ...middle]) {
+      if (isInsideFolder(realPathOf(read), realPathOf(docDir))) {
+        throw new DocTreeError('USAGE', `${read} lies inside ${docDir}, the document folder ingest writes; it would be overwritten`, {
+          file: read,
+          hint: 'Copy the input out of the document folder first, or ingest into another --out folder (or with another --doc-id).',
+        });
+      }
+    }
+  }
+}
+
+/**
  * Runs `doctree ingest` on several files with `ingestFiles` (one process; with two cores or more, files are read side
  * by side, each by one thread). A file that fails is reported (one line on stderr, or an `{ input, error }` entry with
  * `--json`) and the others are still written; returns the exit status of the first failure, or 0.
@@ -40,7 +63,7 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
     concurrency: options.jobs ?? 'auto',
     ...(options.password ? { password: options.password } : {}),
     onProgress: (index, event) => {
-      if (event.stage === 'adapt') pages.set(index, `${basename(inputs[index]!)} p.${event.done}/${event.total}`);
+      if (event.stage === 'adapt') pages.set(index, `${escapeControlChars(basename(inputs[index]!))} p.${event.done}/${event.total}`);
       progress.update(`[ingest ${finished}/${inputs.length} done] ${[...pages.values()].join(', ')}`);
     },
   });
@@ -105,7 +128,7 @@ export function formatIngestSummary(input: string, result: IngestedFile): string
     .map(([level, n]) => `L${level}: ${n}`)
     .join(', ');
   const lines = [
-    `Ingested ${input} -> ${result.docDir}`,
+    `Ingested ${escapeControlChars(input)} -> ${escapeControlChars(result.docDir)}`,
     `  pages ${s.pages}${s.pages_without_text ? ` (${s.pages_without_text} without text)` : ''}, sections ${levels || 'none'}`,
     `  paragraphs ${s.paragraphs}, lists ${s.lists}, tables ${s.tables}, figures ${s.figures}, captions ${s.captions}, equations ${s.equations}, resolved references ${s.references_resolved}`,
     `  enhancer: ${s.enhancer.filter((r) => r.changed > 0).map((r) => `${r.name} ${r.changed}`).join(', ') || 'no changes'}`,
@@ -116,6 +139,7 @@ export function formatIngestSummary(input: string, result: IngestedFile): string
     for (const w of s.warnings.slice(0, 10)) lines.push(`    - [${w.code}]${w.page_idx !== undefined ? ` p.${w.page_idx + 1}` : ''} ${w.message}`);
     if (s.warnings.length > 10) lines.push(`    … ${s.warnings.length - 10} more (see --json)`);
   }
-  if (result.files.report) lines.push(`  page report: ${result.files.report}`);
-  return `${lines.join('\n')}\n`;
+  if (result.files.report) lines.push(`  page report: ${escapeControlChars(result.files.report)}`);
+  // Warnings quote document text: control characters are escaped so they cannot drive the terminal.
+  return `${escapeControlChars(lines.join('\n'), { keepLayout: true })}\n`;
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DocTreeError, TraceSchema, formatIssues, type Trace } from '@doctree/schema';
 import { formatToolCallReplay, replayToolCalls, type ReplayedToolCall } from '@doctree/toolhub';
+import { escapeControlChars } from '@doctree/pipeline/command';
 import { parseCommandArgs } from '../cli-args.js';
 import type { CliIo } from '../cli-context.js';
 import { TRACE_USAGE } from '../usage.js';
@@ -37,11 +38,12 @@ export function formatTraceReplay(replay: TraceReplay): string {
   const { trace, calls } = replay;
   const llm = trace.mode === 'offline' ? 'offline' : `llm ${trace.llm.calls} call(s), ${trace.llm.prompt_tokens} + ${trace.llm.completion_tokens} tokens`;
   const head = [
-    `Question: ${trace.question}`,
-    `Document: ${trace.doc_id} · ${trace.started_at} · ${llm} · ${trace.replans} replan(s) · ${calls.length} tool call(s)`,
+    `Question: ${escapeControlChars(trace.question)}`,
+    `Document: ${escapeControlChars(trace.doc_id)} · ${trace.started_at} · ${llm} · ${trace.replans} replan(s) · ${calls.length} tool call(s)`,
     '',
   ];
-  return `${head.join('\n')}${formatToolCallReplay(calls, { hitsPerCall: 5 })}\n`;
+  // Hits quote document text: control characters are escaped so they cannot drive the terminal.
+  return `${head.join('\n')}${escapeControlChars(formatToolCallReplay(calls, { hitsPerCall: 5 }), { keepLayout: true })}\n`;
 }
 
 /** Parses the arguments of `doctree trace` and replays the file. */

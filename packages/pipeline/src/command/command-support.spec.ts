@@ -64,6 +64,14 @@ describe('command support', () => {
     expect(JSON.parse(io.out).error.code).toBe('INPUT_NOT_FOUND');
   });
 
+  it('escapes control characters of the file name on the error line, not in the JSON error', () => {
+    const io = captureIo();
+    reportCommandFailure(new DocTreeError('INPUT_NOT_FOUND', 'no such file', { file: 'a\x1b[2J\u202e.pdf' }), io, { program: 'doctree', json: true });
+    expect(io.err).toContain('a\\x1b[2J\\u202e.pdf');
+    expect(io.err.trimEnd()).not.toMatch(/[\p{Cc}\u202e]/u);
+    expect(JSON.parse(io.out).error.file).toBe('a\x1b[2J\u202e.pdf');
+  });
+
   it('keeps stack traces of unexpected errors out unless DOCTREE_DEBUG is set', () => {
     const quiet = captureIo();
     reportCommandFailure(new Error('boom'), quiet, { program: 'doctree', json: false });
