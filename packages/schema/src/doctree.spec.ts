@@ -1,4 +1,6 @@
 import { DocTreeSchema, type DocTree } from './doctree.js';
+import { DocTreeError } from './errors.js';
+import { parseWith } from './validation.js';
 import { indexFromPage, pageFromIndex } from './common.js';
 
 const sha = 'a'.repeat(64);
@@ -62,5 +64,55 @@ describe('page convention', () => {
   it('stores 0-based page_idx and shows 1-based pages', () => {
     expect(pageFromIndex(0)).toBe(1);
     expect(indexFromPage(60)).toBe(59);
+  });
+});
+
+describe('DocTreeSchema cycles', () => {
+  const issuesOf = (value: unknown): string[] => {
+    const result = DocTreeSchema.safeParse(value);
+    return result.success ? [] : result.error.issues.map((i) => i.message);
+  };
+
+  it('rejects a 2-node parent/child cycle with SCHEMA_INVALID naming the node, in bounded time', () => {
+    const broken = structuredClone(tree());
+    broken.nodes[1]!.parent_id = 't_1';
+    broken.nodes[2]!.children = ['sec_1'];
+    const start = Date.now();
+    let error: unknown;
+    try {
+      parseWith(DocTreeSchema, broken, { file: 'doctree.mm.json', what: 'DocTree' });
+    } catch (e) {
+      error = e;
+    }
+    expect(Date.now() - start).toBeLessThan(5000);
+    expect(error).toBeInstanceOf(DocTreeError);
+    expect((error as DocTreeError).code).toBe('SCHEMA_INVALID');
+    expect((error as DocTreeError).message).toMatch(/parent cycle at node (sec_1|t_1)/);
+    expect((error as DocTreeError).message).toMatch(/children cycle at node (sec_1|t_1)/);
+    expect((error as DocTreeError).message).toMatch(/re-run ingest/);
+  });
+
+  it('rejects a node that is its own parent or its own child', () => {
+    const selfParent = structuredClone(tree());
+    selfParent.nodes[2]!.parent_id = 't_1';
+    expect(issuesOf(selfParent).some((m) => m.startsWith('parent cycle at node t_1 (t_1 → t_1)'))).toBe(true);
+    const selfChild = structuredClone(tree());
+    selfChild.nodes[2]!.children = ['t_1'];
+    expect(issuesOf(selfChild).some((m) => m.startsWith('children cycle at node t_1'))).toBe(true);
+  });
+
+  it('checks a long chain and a long cycle in linear time', () => {
+    const base = tree();
+    const n = 10_000;
+    const chain = Array.from({ length: n }, (_, i) => ({ ...base.nodes[2]!, node_id: `t_${i}`, parent_id: i === 0 ? 'sec_0' : `t_${i - 1}`, children: i + 1 < n ? [`t_${i + 1}`] : [] }));
+    const long = { ...base, nodes: [{ ...base.nodes[0]!, children: ['t_0'] }, ...chain] };
+    const start = Date.now();
+    expect(issuesOf(long)).toEqual([]);
+    chain[0]!.parent_id = `t_${n - 1}`;
+    chain[n - 1]!.children = ['t_0'];
+    const cyclic = issuesOf(long);
+    expect(Date.now() - start).toBeLessThan(5000);
+    expect(cyclic.filter((m) => m.startsWith('parent cycle'))).toHaveLength(1);
+    expect(cyclic.filter((m) => m.startsWith('children cycle'))).toHaveLength(1);
   });
 });

@@ -105,6 +105,65 @@ export const DocumentMetaSchema = z.object({
 });
 export type DocumentMeta = z.infer<typeof DocumentMetaSchema>;
 
+/** A cycle found by {@link treeCycles}: the node where it closes, its index in `nodes`, the field and the ids around it. */
+interface TreeCycle {
+  nodeId: string;
+  index: number;
+  via: 'parent_id' | 'children';
+  path: string[];
+}
+
+/**
+ * Cycles in the `parent_id` chains and in the `children` lists of a tree's nodes (at most one of each kind reported per
+ * cycle). Iterative and linear in nodes plus children, so a cyclic tree is reported instead of walked forever.
+ */
+function treeCycles(nodes: readonly { node_id: string; parent_id: string | null; children: readonly string[] }[]): TreeCycle[] {
+  const out: TreeCycle[] = [];
+  const indexOf = new Map<string, number>();
+  nodes.forEach((n, i) => indexOf.set(n.node_id, i));
+  const byId = new Map(nodes.map((n) => [n.node_id, n]));
+  // parent_id chains: follow each chain until a node already settled; meeting one of this walk's own nodes is a cycle.
+  const settled = new Set<string>();
+  for (const node of nodes) {
+    const walk: string[] = [];
+    const onWalk = new Set<string>();
+    let id: string | null = node.node_id;
+    while (id !== null && !settled.has(id) && !onWalk.has(id) && byId.has(id)) {
+      walk.push(id);
+      onWalk.add(id);
+      id = byId.get(id)!.parent_id;
+    }
+    if (id !== null && onWalk.has(id)) out.push({ nodeId: id, index: indexOf.get(id)!, via: 'parent_id', path: [...walk.slice(walk.indexOf(id)), id] });
+    for (const w of walk) settled.add(w);
+  }
+  // children lists: depth-first with an explicit stack; a child still on the stack closes a cycle.
+  const state = new Map<string, 'open' | 'done'>();
+  for (const node of nodes) {
+    if (state.has(node.node_id)) continue;
+    const stack: Array<{ id: string; next: number }> = [{ id: node.node_id, next: 0 }];
+    state.set(node.node_id, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const children = byId.get(top.id)?.children ?? [];
+      if (top.next >= children.length) {
+        state.set(top.id, 'done');
+        stack.pop();
+        continue;
+      }
+      const child = children[top.next++]!;
+      const seen = state.get(child);
+      if (seen === 'open') {
+        const ids = stack.map((s) => s.id);
+        out.push({ nodeId: child, index: indexOf.get(child)!, via: 'children', path: [...ids.slice(ids.indexOf(child)), child] });
+      } else if (seen === undefined && byId.has(child)) {
+        state.set(child, 'open');
+        stack.push({ id: child, next: 0 });
+      }
+    }
+  }
+  return out;
+}
+
 /** `doctree.mm.json`: the navigable tree of one document. */
 export const DocTreeSchema = z
   .object({
@@ -137,5 +196,12 @@ export const DocTreeSchema = z
         if (!ids.has(child)) ctx.addIssue({ code: 'custom', path: ['nodes', i, 'children', j], message: `unknown child ${child}` });
       });
     });
+    for (const cycle of treeCycles(tree.nodes)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodes', cycle.index, cycle.via],
+        message: `${cycle.via === 'parent_id' ? 'parent' : 'children'} cycle at node ${cycle.nodeId} (${cycle.path.slice(0, 6).join(' → ')}${cycle.path.length > 6 ? ' → …' : ''}): a node cannot be its own ancestor; re-run ingest to rebuild doctree.mm.json`,
+      });
+    }
   });
 export type DocTree = z.infer<typeof DocTreeSchema>;

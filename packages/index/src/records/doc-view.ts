@@ -1,11 +1,31 @@
-import type { DocTree, DocTreeNode } from '@doctree/schema';
+import { DocTreeError, type DocTree, type DocTreeNode } from '@doctree/schema';
 
 /** Read-only navigation helpers over a DocTree: lookups, ancestors, subtree walks. */
 export class DocView {
   readonly byId: ReadonlyMap<string, DocTreeNode>;
 
+  /**
+   * @throws DocTreeError `SCHEMA_INVALID` when a `parent_id` chain loops (a tree loaded without full validation), so
+   * ancestor walks always end.
+   */
   constructor(readonly tree: DocTree) {
     this.byId = new Map(tree.nodes.map((n) => [n.node_id, n]));
+    const settled = new Set<string>();
+    for (const node of tree.nodes) {
+      const walk = new Set<string>();
+      let current: DocTreeNode | undefined = node;
+      while (current && !settled.has(current.node_id)) {
+        if (walk.has(current.node_id)) {
+          throw new DocTreeError('SCHEMA_INVALID', `invalid DocTree: parent cycle at node ${current.node_id}`, {
+            nodeId: current.node_id,
+            hint: 'The parent_id chain of this node leads back to it; re-run ingest to rebuild doctree.mm.json.',
+          });
+        }
+        walk.add(current.node_id);
+        current = current.parent_id ? this.byId.get(current.parent_id) : undefined;
+      }
+      for (const id of walk) settled.add(id);
+    }
   }
 
   node(id: string): DocTreeNode | undefined {
@@ -15,18 +35,26 @@ export class DocView {
   /** Ancestors from the root's child down to the parent (the root itself excluded). */
   ancestors(node: DocTreeNode): DocTreeNode[] {
     const out: DocTreeNode[] = [];
+    const seen = new Set<string>([node.node_id]);
     let current = node.parent_id ? this.byId.get(node.parent_id) : undefined;
-    while (current && current.parent_id !== null) {
-      out.unshift(current);
+    // `seen` bounds the walk even on a node that is not part of the tree the constructor checked.
+    while (current && current.parent_id !== null && !seen.has(current.node_id)) {
+      seen.add(current.node_id);
+      out.push(current);
       current = current.parent_id ? this.byId.get(current.parent_id) : undefined;
     }
-    return out;
+    return out.reverse();
   }
 
   /** Nearest section ancestor (or the root). */
   sectionOf(node: DocTreeNode): DocTreeNode | undefined {
+    const seen = new Set<string>([node.node_id]);
     let current = node.parent_id ? this.byId.get(node.parent_id) : undefined;
-    while (current && current.role !== 'section' && current.role !== 'document') current = current.parent_id ? this.byId.get(current.parent_id) : undefined;
+    while (current && current.role !== 'section' && current.role !== 'document') {
+      if (seen.has(current.node_id)) return undefined;
+      seen.add(current.node_id);
+      current = current.parent_id ? this.byId.get(current.parent_id) : undefined;
+    }
     return current;
   }
 
@@ -40,10 +68,13 @@ export class DocView {
   /** Every descendant in reading order. */
   descendants(node: DocTreeNode): DocTreeNode[] {
     const out: DocTreeNode[] = [];
+    // Each node once: a `children` list that loops back (or a node listed twice) cannot make the walk endless.
+    const seen = new Set<string>([node.node_id]);
     const walk = (n: DocTreeNode): void => {
       for (const id of n.children) {
         const child = this.byId.get(id);
-        if (!child) continue;
+        if (!child || seen.has(id)) continue;
+        seen.add(id);
         out.push(child);
         walk(child);
       }

@@ -30,7 +30,20 @@ const WORD = /[A-Za-z]+(?:['’][A-Za-z]+)*/g;
 /** A valid roman numeral up to 39 (`III`, `IV`, `XII`). */
 const ROMAN = /^X{0,3}(?:IX|IV|V?I{0,3})$/;
 /** Words a roman division number follows: `PART II I` is `PART III`. */
-const DIVISION_WORD = /(?:^|\s)(?:part|item|article|chapter|section|schedule|appendix|volume|book|title)\s+$/i;
+const DIVISION_WORD = /(?:^|\s)(?:part|item|article|chapter|section|schedule|appendix|volume|book|title)$/i;
+/** Longest division word plus the whitespace before it. */
+const DIVISION_WORD_REACH = 9;
+
+/**
+ * True when a division word and whitespace come right before `index` (`PART ` before `II`). Looks only at the few
+ * characters before the word, so a text with many roman pieces takes linear time (a `\s+$` regex over the whole
+ * prefix at every piece is quadratic).
+ */
+function followsDivisionWord(text: string, index: number): boolean {
+  let end = index;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  return end < index && DIVISION_WORD.test(text.slice(Math.max(0, end - DIVISION_WORD_REACH), end));
+}
 
 /** Word counts of a document (lower case, apostrophes kept). */
 export class WordCounts {
@@ -79,7 +92,7 @@ export function repairSplitWords(text: string, counts: WordCounts, options: Spli
     const before = text[current.index - 1] ?? ' ';
     const after = text[next.index + right.length] ?? ' ';
     if (/[\p{N}_-]/u.test(before) || /[\p{N}_-]/u.test(after)) continue;
-    if (!joins(left, right, text.slice(0, current.index), counts, opts)) continue;
+    if (!joins(left, right, text, current.index, counts, opts)) continue;
     drop.add(gap);
     i++; // one join per pair: `a b c` never becomes `abc`
   }
@@ -90,10 +103,10 @@ export function repairSplitWords(text: string, counts: WordCounts, options: Spli
   return out.replace(/(\p{L})([’'])\s(s)(?=[\s,.;:)]|$)/gu, '$1$2$3');
 }
 
-function joins(left: string, right: string, prefix: string, counts: WordCounts, opts: Required<SplitWordRepairOptions>): boolean {
+function joins(left: string, right: string, text: string, index: number, counts: WordCounts, opts: Required<SplitWordRepairOptions>): boolean {
   if (/['’]/.test(left) || /['’]/.test(right)) return false;
   // Roman numerals join only as a division number (`PART II I`), never by counts (`Schedule II I`).
-  if (ROMAN.test(left) && ROMAN.test(right)) return ROMAN.test(left + right) && DIVISION_WORD.test(prefix);
+  if (ROMAN.test(left) && ROMAN.test(right)) return ROMAN.test(left + right) && followsDivisionWord(text, index);
   const leftCase = caseOf(left);
   const rightCase = caseOf(right);
   // The case must run on: `Busines s`, `OVERVI EW`, `Informatio n`; never `word Word`.

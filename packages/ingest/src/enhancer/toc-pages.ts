@@ -30,10 +30,77 @@ const isFurniture = (b: ContentBlock): boolean => FURNITURE_TYPES.has(b.type) ||
 
 /** A contents title: `Table of Contents`, `Contents`, `Index to Financial Statements`, `Index to the Form 10-K …`. */
 const TOC_TITLE = /^\s*(?:table of contents|contents|index to\b[^.]{0,80})\s*$/i;
-const TOC_LINE = /(?:\.{3,}|\s{2,}|\t)\s*([0-9]+|[ivxlc]+)\s*$|\s([0-9]{1,4})\s*$/i;
-const DATE_END = /(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\s*$|,\s*\d{4}\s*$/i;
-/** An entry followed by its page number, inside a run of text: `Balance Sheets 7 Condensed …`, `Exhibits 61`. */
-const INLINE_REFERENCE = /(\p{L}+|\))\s+(\d{1,4})(?=\s+[\p{Lu}]|\s*$)/gu;
+/** A month name inside a run of letters (`Aug`, `August`). */
+const MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
+/**
+ * An entry followed by its page number, inside a run of text: `Balance Sheets 7 Condensed …`, `Exhibits 61`. A word
+ * starts the match only at its first letter (the lookbehind), so a long run of letters is scanned once, not once per letter.
+ */
+const INLINE_REFERENCE = /((?<!\p{L})\p{L}+|\))\s+(\d{1,4})(?=\s+[\p{Lu}]|\s*$)/gu;
+
+// The line-end tests below scan backwards from the end of the line, so they take time linear in the line whatever it
+// holds (a regex scanning forwards for `(?:\.{3,}|\s{2,}|\t)\s*([0-9]+|[ivxlc]+)\s*$` is cubic in a run of spaces).
+
+const isSpace = (ch: string | undefined): boolean => ch !== undefined && /\s/.test(ch);
+const isDigit = (ch: string | undefined): boolean => ch !== undefined && ch >= '0' && ch <= '9';
+const isRomanLetter = (ch: string | undefined): boolean => ch !== undefined && /[ivxlc]/i.test(ch);
+const isAsciiLetter = (ch: string | undefined): boolean => ch !== undefined && /[a-z]/i.test(ch);
+
+/** Index after the last non-whitespace character at or before `end`. */
+function skipSpaceBack(text: string, end: number): number {
+  let i = end;
+  while (i > 0 && isSpace(text[i - 1])) i--;
+  return i;
+}
+
+/** Index where the run of characters passing `test` that ends at `end` starts. */
+function runStart(text: string, end: number, test: (ch: string | undefined) => boolean): number {
+  let i = end;
+  while (i > 0 && test(text[i - 1])) i--;
+  return i;
+}
+
+/**
+ * The page number a line ends in, when set off as a contents entry's: after dot leaders (`...`), two spaces or a tab
+ * (digits or a roman numeral), or after one space (1–4 digits); trailing whitespace allowed. Same lines and numbers as
+ * `/(?:\.{3,}|\s{2,}|\t)\s*([0-9]+|[ivxlc]+)\s*$|\s([0-9]{1,4})\s*$/i`.
+ */
+function tocLineNumber(line: string): string | undefined {
+  const end = skipSpaceBack(line, line.length);
+  const last = line[end - 1];
+  const test = isDigit(last) ? isDigit : isRomanLetter(last) ? isRomanLetter : undefined;
+  if (!test) return undefined;
+  const start = runStart(line, end, test);
+  const number = line.slice(start, end);
+  const spaceStart = skipSpaceBack(line, start);
+  const gap = line.slice(spaceStart, start);
+  if (gap.length >= 2 || gap.includes('\t') || line.slice(Math.max(0, spaceStart - 3), spaceStart) === '...') return number;
+  return gap.length === 1 && test === isDigit && number.length <= 4 ? number : undefined;
+}
+
+/**
+ * True when the text ends in a date's year: `August 17, 2023`, `Aug. 17 2023` (a month name in the last word before
+ * the day) or `…, 2023`; trailing whitespace allowed. Same texts as
+ * `/(?:jan|feb|…|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\s*$|,\s*\d{4}\s*$/i`.
+ */
+function endsInDate(text: string): boolean {
+  const end = skipSpaceBack(text, text.length);
+  const yearStart = end - 4;
+  if (yearStart < 0 || runStart(text, end, isDigit) > yearStart) return false;
+  // `…, 2023` (no space needed after the comma)
+  const beforeYear = skipSpaceBack(text, yearStart);
+  if (text[beforeYear - 1] === ',') return true;
+  if (beforeYear === yearStart) return false;
+  // `Month[.] D[D][,] 2023`
+  const dayEnd = beforeYear;
+  const dayStart = runStart(text, dayEnd, isDigit);
+  if (dayEnd - dayStart < 1 || dayEnd - dayStart > 2) return false;
+  if (runStart(text, dayEnd, isDigit) !== dayStart || dayStart === 0) return false;
+  const monthEnd0 = skipSpaceBack(text, dayStart);
+  if (monthEnd0 === dayStart) return false;
+  const monthEnd = text[monthEnd0 - 1] === '.' ? monthEnd0 - 1 : monthEnd0;
+  return MONTH.test(text.slice(runStart(text, monthEnd, isAsciiLetter), monthEnd));
+}
 /** Words whose number is a label, not a page (`ITEM 1 Business`, `Note 5 Debt`). */
 const LABEL_WORDS = new Set(['item', 'part', 'note', 'chapter', 'section', 'article', 'schedule', 'exhibit', 'appendix', 'page', 'pages']);
 
@@ -44,9 +111,8 @@ function maxPageNumber(pageCount: number): number {
 
 /** True when the line ends in a page number of a document of `pageCount` pages (dot leaders, a gap, or a space before it). */
 export function isTocLine(line: string, pageCount: number): boolean {
-  const match = TOC_LINE.exec(line);
-  if (!match || DATE_END.test(line)) return false;
-  const number = match[1] ?? match[2]!;
+  const number = tocLineNumber(line);
+  if (number === undefined || endsInDate(line)) return false;
   return !/^\d+$/.test(number) || Number(number) <= maxPageNumber(pageCount);
 }
 
@@ -56,7 +122,7 @@ export function isTocLine(line: string, pageCount: number): boolean {
  * are left out.
  */
 export function inlinePageReferences(text: string, pageCount: number): number[] {
-  if (DATE_END.test(text)) return [];
+  if (endsInDate(text)) return [];
   return [...text.matchAll(INLINE_REFERENCE)]
     .filter((m) => !LABEL_WORDS.has(m[1]!.toLowerCase()))
     .map((m) => Number(m[2]))
