@@ -352,11 +352,16 @@ export interface OperandSides {
 
 /** Where a side ends: a period (`in FY2021`, `for 2020`), punctuation, or the end. */
 const SIDE_END = String.raw`(?=\s+(?:in|for|at|during|as\s+of|over|from)\s+(?:the\s+)?(?:FY|fiscal(?:\s+year)?|year|calendar\s+year|Q[1-4])?\s*'?[0-9]{2,4}\b|\s*[?.,;]|\s*$)`;
-const SIDE_PATTERNS: Array<[RegExp, OperandSides['operation'], 'ab' | 'ba']> = [
+/**
+ * What `A as a percentage of B` cannot match without: tested first, because that pattern's lazy `\b(.+?)` is tried
+ * from every word start, which is quadratic in the words of a long question that lacks the phrase.
+ */
+const AS_A_SHARE_OF = /\sas\s+an?\s+(?:percent(?:age)?|share|proportion|fraction)\s+of\s/i;
+const SIDE_PATTERNS: Array<[RegExp, OperandSides['operation'], 'ab' | 'ba', RegExp?]> = [
   [new RegExp(String.raw`\bratio\s+of\s+(.+?)\s+to\s+(.+?)${SIDE_END}`, 'i'), 'ratio', 'ab'],
   [/\b([a-z&]+(?:\s+[a-z&]+)?)[\s-]+to[\s-]+([a-z&]+(?:\s+[a-z&]+)?)\s+ratio\b/i, 'ratio', 'ab'],
   [new RegExp(String.raw`\b(?:what|which)\s+(?:percent(?:age)?|share|proportion|fraction|portion)\s+of\s+(?:the\s+|its\s+|their\s+)?(.+?)\s+(?:is|was|were|are|came|comes|come)\s+(?:from|by|in|for|accounted\s+for\s+by|attributable\s+to|made\s+up\s+(?:of|by))\s+(.+?)${SIDE_END}`, 'i'), 'percent', 'ba'],
-  [new RegExp(String.raw`\b(.+?)\s+as\s+an?\s+(?:percent(?:age)?|share|proportion|fraction)\s+of\s+(.+?)${SIDE_END}`, 'i'), 'percent', 'ab'],
+  [new RegExp(String.raw`\b(.+?)\s+as\s+an?\s+(?:percent(?:age)?|share|proportion|fraction)\s+of\s+(.+?)${SIDE_END}`, 'i'), 'percent', 'ab', AS_A_SHARE_OF],
   [new RegExp(String.raw`\b(?:difference|gap)\s+between\s+(.+?)\s+and\s+(.+?)${SIDE_END}`, 'i'), 'difference', 'ab'],
   [new RegExp(String.raw`\b(?:sum|total|combined\s+value)\s+of\s+(.+?)\s+and\s+(.+?)${SIDE_END}`, 'i'), 'sum', 'ab'],
   [new RegExp(String.raw`\bcompare\s+(.+?)\s+(?:and|with|to|versus|vs\.?)\s+(.+?)${SIDE_END}`, 'i'), 'compare', 'ab'],
@@ -375,7 +380,8 @@ const PERIOD_ONLY = /^(?:(?:the\s+)?(?:FY|fiscal(?:\s+year)?|year|calendar\s+yea
  * ```
  */
 export function operandSides(question: string): OperandSides | undefined {
-  for (const [pattern, operation, order] of SIDE_PATTERNS) {
+  for (const [pattern, operation, order, needs] of SIDE_PATTERNS) {
+    if (needs && !needs.test(question)) continue;
     const m = pattern.exec(question);
     if (!m) continue;
     const clean = (side: string): string => side.trim().replace(LEADING_QUESTION, '').replace(/\s+/g, ' ').trim();
