@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../main.js';
@@ -61,6 +62,17 @@ describe('doctree ingest', () => {
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['northwind', 'notes']);
     expect(io.out).toMatch(/Ingested 2 of 3 files \(1 failed, see above\)/);
     expect(io.err).toMatch(/broken\.pdf/);
+  });
+
+  it('caps --jobs at the cores and says so on stderr as a warning line', async () => {
+    // More files than cores, so that the cap lowers how many run at once on any machine.
+    const count = availableParallelism() + 2;
+    for (let i = 0; i < count; i++) writeFileSync(join(dir, `part-${i}.md`), `# Part ${i}\n\nThe part ${i} line grew ${i}% in 2023.\n`);
+    const io = captureIo(dir);
+    const files = Array.from({ length: count }, (_, i) => `part-${i}.md`);
+    expect(await run(['ingest', ...files, '--out', 'out', '--jobs', '1000'], io)).toBe(0);
+    expect(io.err).toMatch(/^warning: .*1000/m);
+    expect(io.err).not.toMatch(/\(node:\d+\)/);
   });
 
   it('asks for an input when none is given', async () => {

@@ -62,6 +62,8 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
     report: options.report,
     concurrency: options.jobs ?? 'auto',
     ...(options.password ? { password: options.password } : {}),
+    // A capped --jobs is said on stderr like the command's other notes (not as a Node process warning).
+    onWarning: (message) => io.stderr(`warning: ${escapeControlChars(message)}\n`),
     onProgress: (index, event) => {
       if (event.stage === 'adapt') pages.set(index, `${escapeControlChars(basename(inputs[index]!))} p.${event.done}/${event.total}`);
       progress.update(`[ingest ${finished}/${inputs.length} done] ${[...pages.values()].join(', ')}`);
