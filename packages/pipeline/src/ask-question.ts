@@ -66,6 +66,7 @@ export async function openAgent(input: string, options: OpenAgentOptions = {}): 
     ...vision,
     maxReplans: config.agent.max_replans,
     ctxTokens: config.agent.ctx_tokens,
+    llmBudgetMs: config.llm.question_budget_ms,
     secrets: configSecrets(config),
     ...agentOptions,
   });

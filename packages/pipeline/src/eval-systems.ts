@@ -179,6 +179,7 @@ export class DocTreeQaSystem extends BaseQaSystem {
       expansion,
       maxReplans,
       ctxTokens: config.agent.ctx_tokens,
+      llmBudgetMs: config.llm.question_budget_ms,
       secrets,
     });
     this.#agents.set(path, { docDir: prepared.docDir, agent });

@@ -25,6 +25,11 @@ export const LlmConfigSchema = z.object({
   embedding_model: z.string().min(1).default('text-embedding-3-small'),
   timeout_ms: z.number().int().positive().default(60_000),
   max_retries: z.number().int().nonnegative().default(3),
+  /**
+   * Overall time budget of the LLM calls of one question, ms (retries included). Once spent, further LLM calls of the
+   * question fail at once with `LLM_TIMEOUT` and the offline components answer (`onLlmError: fail`: the question fails).
+   */
+  question_budget_ms: z.number().int().positive().default(90_000),
   temperature: z.number().min(0).max(2).default(0),
   /** USD per 1M prompt / completion tokens, for cost accounting; unknown when absent. */
   price_per_mtok: z.object({ prompt: z.number().nonnegative(), completion: z.number().nonnegative() }).optional(),

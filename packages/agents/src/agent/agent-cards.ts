@@ -250,7 +250,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
       'Reads the evidence (packs, hits) and the nodes earlier steps found (computed cells, regions, headings, outline, visual) with the configured reader; returns the typed answer with exact supports. Args: question, evidence, computed, regions, headings, outline, visual, ranked.',
     args: ReaderAnswerArgsSchema,
     kind: 'read',
-    async run(args, context) {
+    async run(args, context, signal) {
       const ranked = nodeIdsIn(args.ranked);
       const evidence = nodeIdsIn(args.evidence);
       const rankedEvidence = ranked.length > 0 ? [...ranked.filter((id) => evidence.includes(id)), ...evidence.filter((id) => !ranked.includes(id))] : evidence;
@@ -264,7 +264,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
         observations,
         ...(session.decision ? { decision: session.decision } : {}),
         ...(computed.length > 0 ? { computed } : {}),
-        ...(session.signal ? { signal: session.signal } : {}),
+        ...signalOf(session, signal),
       });
       if (isCount(args.computed)) {
         // A count of document objects computed by the steps wins over a number read from the text.
@@ -282,7 +282,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
     description: 'Verifies the last answer (format, unit, time, entailment by overlap, support) with the configured judger: accept, fallback or replan. Args: answer, evidence, format, units, years, strict.',
     args: JudgerVerifyArgsSchema,
     kind: 'judge',
-    async run(args) {
+    async run(args, _context, signal) {
       const last = session.reads[session.reads.length - 1];
       if (!last) throw new DocTreeError('TOOL_ARGS_INVALID', 'judger.verify needs an answer: run reader.answer first');
       let verdict = await judger.judge({
@@ -290,7 +290,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
         observations: last.observations,
         result: last.result,
         ...(session.decision ? { decision: session.decision } : {}),
-        ...(session.signal ? { signal: session.signal } : {}),
+        ...signalOf(session, signal),
       });
       if (args.strict && last.result.answer_format !== 'None' && last.result.confidence < STRICT_MIN_CONFIDENCE) {
         const failures = [...verdict.failures, { check: 'evidence' as const, severity: 'minor' as const, message: `strict: the answer's confidence ${last.result.confidence.toFixed(2)} is below ${STRICT_MIN_CONFIDENCE}` }];
@@ -365,4 +365,14 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
   };
 
   return [readerCard, judgerCard, vlmAnswerCard, vlmCountCard] as HubToolCard[];
+}
+
+/**
+ * The question's signal joined with the tool call's (aborted at the call's timeout), so a timed-out card stops its
+ * model calls instead of leaving them running.
+ */
+function signalOf(session: { readonly signal?: AbortSignal }, signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  const signals = [session.signal, signal].filter((s): s is AbortSignal => s !== undefined);
+  if (signals.length === 0) return {};
+  return { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
 }

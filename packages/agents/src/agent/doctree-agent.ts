@@ -78,6 +78,13 @@ export interface DocTreeAgentOptions {
    * component and records the failure in the trace; `fail` stops the question with that `DocTreeError` (`LLM_TIMEOUT`…).
    */
   onLlmError?: 'fallback' | 'fail';
+  /**
+   * Overall time budget of the LLM calls of one question, ms (`llm.question_budget_ms`), retries and waits included.
+   * Once spent, calls in flight are aborted and every further LLM call of the question fails at once with
+   * `LLM_TIMEOUT`: with `onLlmError: 'fallback'` the offline components answer, with `fail` the question stops with
+   * `LLM_TIMEOUT`. The trace records a `warning` when the budget runs out. Default 90000.
+   */
+  llmBudgetMs?: number;
   /** Strings never written to traces or messages (API keys). Default none. */
   secrets?: readonly string[];
   /** Trace recorder options (hits kept per event, clock). */
@@ -114,6 +121,7 @@ export const DOCTREE_AGENT_DEFAULTS = {
   expansion: true,
   coveragePasses: 1,
   onLlmError: 'fallback',
+  llmBudgetMs: 90_000,
   evidencePages: 3,
 } as const satisfies Partial<DocTreeAgentOptions>;
 
@@ -250,6 +258,7 @@ export class DocTreeAgent {
     if (!Number.isInteger(o.maxReplans) || o.maxReplans < 0 || o.maxReplans > 10) throw new DocTreeError('USAGE', `maxReplans must be an integer in 0..10, got ${String(o.maxReplans)}`);
     if (!['both', 'sparse', 'dense'].includes(o.lanes)) throw new DocTreeError('USAGE', `lanes must be both, sparse or dense, not ${String(o.lanes)}`);
     if (!Number.isInteger(o.evidencePages) || o.evidencePages < 0 || o.evidencePages > 20) throw new DocTreeError('USAGE', `evidencePages must be an integer in 0..20, got ${String(o.evidencePages)}`);
+    if (!(Number.isFinite(o.llmBudgetMs) && o.llmBudgetMs > 0)) throw new DocTreeError('USAGE', `llmBudgetMs must be a positive number of ms, got ${String(o.llmBudgetMs)}`);
     if (!Number.isInteger(o.ctxTokens) || o.ctxTokens < 100) throw new DocTreeError('USAGE', `ctxTokens must be an integer of at least 100, got ${String(o.ctxTokens)}`);
     this.#options = o;
     this.#secrets = [...(o.secrets ?? [])];
@@ -290,7 +299,8 @@ export class DocTreeAgent {
     if (typeof question !== 'string' || question.trim() === '') throw new DocTreeError('USAGE', 'the question is empty', { hint: 'Ask a question about the document.' });
     if (question.length > 4000) throw new DocTreeError('USAGE', `the question has ${question.length} characters, more than 4000`, { hint: 'Ask a shorter question.' });
     const trace = new TraceRecorder({ ...this.#options.trace, secrets: this.#secrets });
-    return runWithLlmTrace(trace, () => this.#loop(question.trim(), trace, options), this.#secrets);
+    const budget = this.chat || this.#vision ? { budgetMs: this.#options.llmBudgetMs } : {};
+    return runWithLlmTrace(trace, () => this.#loop(question.trim(), trace, options), this.#secrets, budget);
   }
 
   async #loop(question: string, trace: TraceRecorder, options: AskOptions): Promise<AgentRun> {
@@ -393,7 +403,13 @@ export class DocTreeAgent {
       // 5) Reader (when the plan did not read, or its reader step failed)
       if (cardSession.reads.length === readsBefore) {
         const result = await hub.call(READER_ID, { question, evidence: retrieval.pack }, signal ? { signal } : {});
-        if (result.status === 'error') throw this.#componentError(result.error, 'reading');
+        if (result.status === 'error') {
+          if (!this.#offlineAfterTimeout(result.error, 'reading', trace) || !this.#fallbackReader) throw this.#componentError(result.error, 'reading');
+          // The LLM reader ran out of time (its calls were aborted with the tool call): the offline reader answers.
+          const observations = await cardSession.observe(retrieval.pack.items.map((item) => item.node_id));
+          const again = await this.#fallbackReader.read({ question, observations, decision, ...(signal ? { signal } : {}) });
+          cardSession.addRead({ reader: this.#fallbackReader.id, result: again, observations });
+        }
       }
       this.#failOnLlmError(trace);
       const read = cardSession.reads[cardSession.reads.length - 1]!;
@@ -402,7 +418,11 @@ export class DocTreeAgent {
       // 6) Judger (when the plan did not judge this read)
       if (cardSession.verdicts.length === verdictsBefore || cardSession.reads.length > readsBefore + 1) {
         const result = await hub.call(JUDGER_ID, {}, signal ? { signal } : {});
-        if (result.status === 'error') throw this.#componentError(result.error, 'judging');
+        if (result.status === 'error') {
+          if (!this.#offlineAfterTimeout(result.error, 'judging', trace)) throw this.#componentError(result.error, 'judging');
+          const last = cardSession.reads[cardSession.reads.length - 1]!;
+          cardSession.addVerdict(await new RuleJudger().judge({ question, decision, observations: last.observations, result: last.result, ...(signal ? { signal } : {}) }));
+        }
       }
       let verdict: JudgeVerdict | undefined = cardSession.verdicts[cardSession.verdicts.length - 1];
       let current = read;
@@ -709,6 +729,17 @@ export class DocTreeAgent {
     if (!failed) return;
     const code = failed.data?.['error_code'];
     throw new DocTreeError(typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) ? (code as keyof typeof ERROR_CODES) : 'LLM_UNAVAILABLE', failed.message ?? 'an LLM call failed');
+  }
+
+  /**
+   * True when a failed reader / judger call timed out on the LLM path with `onLlmError: 'fallback'`: the offline
+   * component answers instead (recorded as a warning). With `fail` the timeout is an `LLM_TIMEOUT` error.
+   */
+  #offlineAfterTimeout(error: { code: string; message: string } | undefined, what: string, trace: TraceRecorder): boolean {
+    if (!this.chat || (error?.code !== 'TOOL_TIMEOUT' && error?.code !== 'LLM_TIMEOUT')) return false;
+    if (this.#options.onLlmError === 'fail') throw new DocTreeError('LLM_TIMEOUT', `${what} timed out: ${redactSecrets(error.message, this.#secrets)}`);
+    trace.record({ type: 'warning', message: `${error.code}: ${what} timed out (${redactSecrets(error.message, this.#secrets)}); the offline component answers`, data: { fallback: what, error_code: error.code } });
+    return true;
   }
 
   #componentError(error: { code: string; message: string } | undefined, what: string): DocTreeError {
