@@ -88,7 +88,7 @@ export type { LlmPlannerOptions } from './planner/llm-planner.js';
 export { AGENT_MEMORY_DEFAULTS, AgentMemory, MemorySession, stageKey } from './agent/agent-memory.js';
 export type { AgentMemoryOptions, AttemptRecord, MemoryHistory, MemoryStats } from './agent/agent-memory.js';
 export { runWithLlmTrace, TracedChatClient } from './agent/traced-chat-client.js';
-export type { TracedChatClientOptions } from './agent/traced-chat-client.js';
+export type { LlmTraceOptions, TracedChatClientOptions } from './agent/traced-chat-client.js';
 export { hitsOf, isReference, readPath, resolveReference, resolveStepArgs } from './agent/plan-variables.js';
 export type { ResolvedArgs } from './agent/plan-variables.js';
 export { adaptStepArgs, computeArgsFromOperation } from './agent/step-adapters.js';
