@@ -55,44 +55,46 @@ export class PageView {
   readonly size: number;
   /** Years written on each page with text, by 0-based page, pages ascending. */
   readonly #years = new Map<number, ReadonlySet<number>>();
-  /** The last query's text-lane search over every page (the coverage and absence signals reuse it). */
-  #last: { query: string; hits: SparseHit[]; terms: string[] } | undefined;
+  /** Every year written on some page. */
+  readonly #allYears = new Set<number>();
+  /** The last query's text-lane search over every page and its term weights (the coverage and absence signals reuse them). */
+  #last: { query: string; hits: SparseHit[]; weights: Map<string, number>; df: Map<string, number> } | undefined;
 
   constructor(index: DocIndex) {
     this.index = index;
     this.#nav = navigatorFor(index);
     this.#sparse = index.sparsePages;
-    for (const [pageIdx, years] of index.pageYears) this.#years.set(pageIdx, new Set(years));
+    for (const [pageIdx, years] of index.pageYears) {
+      this.#years.set(pageIdx, new Set(years));
+      for (const year of years) this.#allYears.add(year);
+    }
     this.size = this.#sparse.size;
   }
 
   /** BM25F over the pages with the given field boosts, best first. */
   #sparseLane(query: string, boosts: Record<string, number>, k: number): PageScore[] {
-    return this.#sparse.search(query, { k, boosts }).map((hit) => ({ pageIdx: pageOf(hit.id), score: hit.score }));
-  }
-
-  /** The text lane over every page, with the query's analysed terms (cached for the last query). */
-  #textSearch(query: string): { hits: SparseHit[]; terms: string[] } {
-    if (this.#last?.query !== query) this.#last = { query, hits: this.#sparse.search(query, { k: Math.max(1, this.size), boosts: TEXT_BOOSTS }), terms: analyzeQuery(query) };
-    return this.#last;
+    return toPageScores(this.#sparse.search(query, { k, boosts }));
   }
 
   /**
-   * IDF weights of the query's terms over the pages (`log(1 + n / (1 + df))`, a term found nowhere weighted as one found
-   * once: rare, hence telling) and the pages matching each, from one search of the text lane over every page.
+   * The text lane over every page, with the IDF weights of the query's terms over the pages (`log(1 + n / (1 + df))`,
+   * a term found nowhere weighted as one found once: rare, hence telling) and the pages matching each. One search per
+   * question: cached for the last query, which the page lanes and the absence signals share.
    */
-  #termWeights(query: string): { weights: Map<string, number>; df: Map<string, number>; hits: SparseHit[] } {
-    const { hits, terms } = this.#textSearch(query);
-    const df = new Map<string, number>(terms.map((t) => [t, 0]));
+  #textSearch(query: string): { hits: SparseHit[]; weights: Map<string, number>; df: Map<string, number> } {
+    if (this.#last?.query === query) return this.#last;
+    const hits = this.#sparse.search(query, { k: Math.max(1, this.size), boosts: TEXT_BOOSTS });
+    const df = new Map<string, number>(analyzeQuery(query).map((t) => [t, 0]));
     for (const hit of hits) for (const t of hit.matched.body ?? []) df.set(t, (df.get(t) ?? 0) + 1);
     const n = Math.max(1, this.size);
     const weights = new Map([...df].map(([t, d]) => [t, Math.log(1 + n / (1 + Math.max(1, d)))]));
-    return { weights, df, hits };
+    this.#last = { query, hits, weights, df };
+    return this.#last;
   }
 
   /** IDF-weighted share of the query's terms on each page (pages with none are left out), best first. */
   #coverageLane(query: string): PageScore[] {
-    const { weights, hits } = this.#termWeights(query);
+    const { weights, hits } = this.#textSearch(query);
     let total = 0;
     for (const w of weights.values()) total += w;
     if (total <= 0) return [];
@@ -122,7 +124,7 @@ export class PageView {
    * that no page writes; `pagesOutOfRange`, how many of the given 1-based pages lie beyond the document.
    */
   absence(query: string, pages: readonly number[] = []): { missingTerms: number; missingYears: number; pagesOutOfRange: number } {
-    const { weights, df } = this.#termWeights(query);
+    const { weights, df } = this.#textSearch(query);
     let total = 0;
     let missing = 0;
     for (const [t, w] of weights) {
@@ -130,7 +132,7 @@ export class PageView {
       if ((df.get(t) ?? 0) === 0) missing += w;
     }
     const years = [...new Set(findYears(query))];
-    const missingYears = years.length === 0 ? 0 : years.filter((y) => ![...this.#years.values()].some((have) => have.has(y))).length / years.length;
+    const missingYears = years.length === 0 ? 0 : years.filter((y) => !this.#allYears.has(y)).length / years.length;
     const pageCount = this.#nav.pageCount;
     return { missingTerms: total > 0 ? missing / total : 0, missingYears, pagesOutOfRange: pages.filter((p) => p > pageCount || p < 1).length };
   }
@@ -167,7 +169,7 @@ export class PageView {
   async search(query: string, options: PageSearchOptions = {}): Promise<Record<PageLaneName, PageScore[]>> {
     const o = { ...PAGE_SEARCH_DEFAULTS, ...options };
     return {
-      page_text: this.#textSearch(query).hits.slice(0, o.k).map((hit) => ({ pageIdx: pageOf(hit.id), score: hit.score })),
+      page_text: toPageScores(this.#textSearch(query).hits.slice(0, o.k)),
       page_structure: this.#sparseLane(query, STRUCTURE_BOOSTS, o.k),
       page_dense: await this.#denseLane(query, o),
       page_coverage: this.#coverageLane(query),
@@ -178,6 +180,9 @@ export class PageView {
 
 /** 0-based page of a page document id (`P12` is page 12). */
 const pageOf = (id: string): number => Number(id.slice(1)) - 1;
+
+/** Sparse hits over page documents as page scores, in their order. */
+const toPageScores = (hits: readonly SparseHit[]): PageScore[] => hits.map((hit) => ({ pageIdx: pageOf(hit.id), score: hit.score }));
 
 const VIEWS = new WeakMap<DocIndex, PageView>();
 
