@@ -1,5 +1,4 @@
-import { DocTreeError } from '@doctree/schema';
-import { AnswerSchema, formatIssues } from '@doctree/schema';
+import { AnswerSchema, DocTreeError, formatIssues } from '@doctree/schema';
 import type { Answer, AnswerFormat, QueryType, ReadResult, Support } from '@doctree/schema';
 import { z } from 'zod';
 import { NOT_ANSWERABLE } from '../reader/base-reader.js';
@@ -112,7 +111,7 @@ export interface AnswerCalibratorOptions {
 export function parseAnswerCalibrationModel(value: unknown, file?: string): AnswerCalibrationModel {
   const parsed = AnswerCalibrationModelSchema.safeParse(value);
   if (!parsed.success) {
-    throw new DocTreeError('SCHEMA_INVALID', `not an answer calibration model: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+    throw new DocTreeError('SCHEMA_INVALID', `not an answer calibration model: ${formatIssues(parsed.error)}`, {
       ...(file ? { file } : {}),
       hint: 'Write one with `node tools/fit/fit-answer-calibration.mjs`.',
     });

@@ -1,4 +1,4 @@
-import { DocTreeError, pageFromIndex } from '@doctree/schema';
+import { DocTreeError, formatIssues, pageFromIndex } from '@doctree/schema';
 import type { Hit } from '@doctree/schema';
 import { z } from 'zod';
 import type { PageLaneName, PageScore } from './page-view.js';
@@ -118,7 +118,7 @@ function pageOrder(hits: readonly Hit[]): number[] {
 export function parsePageRankerModel(value: unknown, file?: string): PageRankerModel {
   const parsed = PageRankerModelSchema.safeParse(value);
   if (!parsed.success) {
-    throw new DocTreeError('SCHEMA_INVALID', `not a page ranker model: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+    throw new DocTreeError('SCHEMA_INVALID', `not a page ranker model: ${formatIssues(parsed.error)}`, {
       ...(file ? { file } : {}),
       hint: 'Write one with `node tools/fit/fit-page-ranker.mjs`.',
     });
