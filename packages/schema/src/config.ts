@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DocTreeError } from './errors.js';
+import { setOwn } from './own-keys.js';
 import { formatIssues } from './validation.js';
 
 /** Default OpenRouter endpoint, used when only `OPENROUTER_API_KEY` is set. */
@@ -109,23 +110,12 @@ export interface ResolvedConfig {
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/**
- * Sets `out[key]` as an own property. Keys come from configuration files and other JSON: an assignment to
- * `__proto__` would replace the object's prototype (and its values would then be inherited, unseen by checks).
- */
-function setOwn(out: Plain, key: string, value: unknown): void {
-  // Only `__proto__` is an accessor on a plain object: define it as an own property. Every other key is assigned, which
-  // keeps the object in V8's fast mode (defining every property puts it in dictionary mode: slower to read and copy).
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
-}
-
 function deepMerge(base: Plain, over: Plain): Plain {
   const out: Plain = { ...base };
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) continue;
     const current = Object.hasOwn(out, k) ? out[k] : undefined;
-    setOwn(out, k, isPlain(v) && isPlain(current) ? deepMerge(current, v) : v);
+    setOwn<unknown>(out, k, isPlain(v) && isPlain(current) ? deepMerge(current, v) : v);
   }
   return out;
 }
@@ -214,7 +204,7 @@ export function redactSecrets<T>(value: T, secrets: readonly (string | undefined
       if (seen.has(v)) return '[circular]';
       seen.add(v);
       const out: Plain = {};
-      for (const [k, x] of Object.entries(v)) setOwn(out, k, SECRET_KEY.test(k) && x !== undefined && x !== null && x !== '' ? REDACTED : walk(x, seen));
+      for (const [k, x] of Object.entries(v)) setOwn<unknown>(out, k, SECRET_KEY.test(k) && x !== undefined && x !== null && x !== '' ? REDACTED : walk(x, seen));
       return out;
     }
     return v;

@@ -8,6 +8,7 @@ export { PageIdxSchema, PageNumberSchema, pageFromIndex, indexFromPage, BBoxSche
 export type { BBox, PageSize, PageSpan, CharSpan } from "./common.js";
 export { formatIssues, parseWith, parseJsonLines } from "./validation.js";
 export type { ValidationContext } from "./validation.js";
+export { ownTable, setOwn } from "./own-keys.js";
 export { OPENROUTER_BASE_URL, LlmConfigSchema, EmbedderConfigSchema, IndexConfigSchema, AgentConfigSchema, DocTreeConfigSchema, configFromEnv, resolveConfig, REDACTED, redactSecrets, configSecrets } from "./config.js";
 export type { LlmConfig, EmbedderConfig, IndexConfig, AgentConfig, DocTreeConfig, DocTreeConfigInput, ConfigSource, ResolveConfigOptions, ResolvedConfig } from "./config.js";
 export { CONTENT_LIST_VERSION, BlockOriginSchema, BlockFlagSchema, TextBlockSchema, TitleBlockSchema, ImageBlockSchema, TableBlockSchema, EquationBlockSchema, ListBlockSchema, CodeBlockSchema, ChartBlockSchema, PageFurnitureBlockSchema, ContentBlockSchema, PageInfoSchema, SourceInfoSchema, IngestWarningSchema, OutlineEntrySchema, ContentListSchema, MinerUBlockSchema, MinerUContentListSchema } from "./content-list.js";

@@ -1,18 +1,17 @@
+import { ownTable } from '@doctree/schema';
 import type { Question } from '@doctree/schema';
 
 /**
  * Report labels of MMLongBench-Doc's evidence sources. A frozen table without a prototype: it is looked up with the
  * source strings of datasets, and a source such as `constructor` must find nothing.
  */
-export const EVIDENCE_SOURCE_LABELS: Readonly<Record<string, string>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, string>, {
-    'Pure-text (Plain-text)': 'text',
-    Table: 'table',
-    Chart: 'chart',
-    Figure: 'figure',
-    'Generalized-text (Layout)': 'layout',
-  }),
-);
+export const EVIDENCE_SOURCE_LABELS: Readonly<Record<string, string>> = ownTable<string>({
+  'Pure-text (Plain-text)': 'text',
+  Table: 'table',
+  Chart: 'chart',
+  Figure: 'figure',
+  'Generalized-text (Layout)': 'layout',
+});
 
 /** Label of unanswerable questions (they have no evidence). */
 export const UNANSWERABLE_LABEL = 'unanswerable';

@@ -1,5 +1,6 @@
 import {
   SECTION_VARIANT_SUFFIX,
+  setOwn,
   type Affordances,
   type DenseCoarseRecord,
   type DenseLeafRecord,
@@ -56,15 +57,7 @@ function unitAliases(units: readonly string[]): string {
 
 const labelNumber = (label: string | undefined): string | undefined => label?.replace(/^\S+\s+/, '');
 
-/**
- * Sets `map[key]` as an own property, also for `__proto__` (which an assignment would take for the prototype): labels
- * and numberings come from documents and may be any word.
- */
-function setOwn(map: Record<string, string>, key: string, value: string): void {
-  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** {@link setOwn} unless the map already has its own `key` (the first label wins). */
+/** `setOwn` unless the map already has its own `key` (the first label wins); labels come from documents: any word. */
 function setFirst(map: Record<string, string>, key: string, value: string): void {
   if (!Object.hasOwn(map, key)) setOwn(map, key, value);
 }

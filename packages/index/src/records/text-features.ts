@@ -1,3 +1,4 @@
+import { ownTable } from '@doctree/schema';
 /**
  * Light text features shared by summaries and index records: sentences, word tokens, token estimates,
  * units, years, numbers and keywords. Deterministic and dependency-free.
@@ -37,25 +38,23 @@ export function contentWords(text: string): string[] {
  * Units recognised in text, with the aliases they add to sparse docs. A frozen table without a prototype: looking up
  * a word that is no unit (`constructor`, `toString`) gives undefined, never a property of Object.prototype.
  */
-export const UNIT_ALIASES: Readonly<Record<string, string>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, string>, {
-    '%': 'percent pct percentage',
-    $: 'usd dollar dollars',
-    '€': 'eur euro euros',
-    '£': 'gbp pound pounds',
-    ms: 'millisecond milliseconds latency',
-    s: 'second seconds',
-    kg: 'kilogram kilograms',
-    km: 'kilometer kilometers',
-    mm: 'millimeter millimeters',
-    gb: 'gigabyte gigabytes',
-    mb: 'megabyte megabytes',
-    millions: 'million mn',
-    billions: 'billion bn',
-    thousands: 'thousand',
-    bps: 'basis points',
-  }),
-);
+export const UNIT_ALIASES: Readonly<Record<string, string>> = ownTable<string>({
+  '%': 'percent pct percentage',
+  $: 'usd dollar dollars',
+  '€': 'eur euro euros',
+  '£': 'gbp pound pounds',
+  ms: 'millisecond milliseconds latency',
+  s: 'second seconds',
+  kg: 'kilogram kilograms',
+  km: 'kilometer kilometers',
+  mm: 'millimeter millimeters',
+  gb: 'gigabyte gigabytes',
+  mb: 'megabyte megabytes',
+  millions: 'million mn',
+  billions: 'billion bn',
+  thousands: 'thousand',
+  bps: 'basis points',
+});
 
 /** Units found in text: `%`, currency symbols, scales (`in millions`), and common measurement units after numbers. */
 export function findUnits(text: string): string[] {

@@ -1,10 +1,6 @@
+import { ownTable } from '@doctree/schema';
 import type { DocTreeNode, Hit, Modality } from '@doctree/schema';
 import type { DocNavigator } from '../navigation/doc-navigator.js';
-
-/** A frozen table without a prototype: a lookup with any string (tool args, document text) sees only its own entries. */
-function ownTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
-  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
-}
 
 /** Modality of a hit for each tree role (`extra.role` keeps the role itself). */
 export const ROLE_MODALITY: Readonly<Record<string, Modality>> = ownTable<Modality>({

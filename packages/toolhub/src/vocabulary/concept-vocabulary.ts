@@ -1,3 +1,4 @@
+import { ownTable } from '@doctree/schema';
 /**
  * The shared vocabulary of reporting concepts: how questions name a quantity ("capital expenditure", "capex") and how
  * documents write it as a line item ("Purchases of property, plant and equipment"), plus the common abbreviations of
@@ -25,30 +26,28 @@ export interface Concept {
  * ({@link normalizeLabel}), so "PP&E" in a question finds "property, plant and equipment" in a row label and back.
  * A frozen table without a prototype: looked up with a question's word (`constructor`), it holds only its own entries.
  */
-export const ABBREVIATIONS: Readonly<Record<string, string>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, string>, {
-    'pp&e': 'property plant and equipment',
-    ppne: 'property plant and equipment',
-    'r&d': 'research and development',
-    'sg&a': 'selling general and administrative',
-    'g&a': 'general and administrative',
-    'd&a': 'depreciation and amortization',
-    'm&a': 'mergers and acquisitions',
-    capex: 'capital expenditures',
-    opex: 'operating expenses',
-    cogs: 'cost of goods sold',
-    eps: 'earnings per share',
-    fcf: 'free cash flow',
-    'a/r': 'accounts receivable',
-    'a/p': 'accounts payable',
-    yoy: 'year over year',
-    'y/y': 'year over year',
-    roe: 'return on equity',
-    roa: 'return on assets',
-    roic: 'return on invested capital',
-    'p&l': 'profit and loss',
-  }),
-);
+export const ABBREVIATIONS: Readonly<Record<string, string>> = ownTable<string>({
+  'pp&e': 'property plant and equipment',
+  ppne: 'property plant and equipment',
+  'r&d': 'research and development',
+  'sg&a': 'selling general and administrative',
+  'g&a': 'general and administrative',
+  'd&a': 'depreciation and amortization',
+  'm&a': 'mergers and acquisitions',
+  capex: 'capital expenditures',
+  opex: 'operating expenses',
+  cogs: 'cost of goods sold',
+  eps: 'earnings per share',
+  fcf: 'free cash flow',
+  'a/r': 'accounts receivable',
+  'a/p': 'accounts payable',
+  yoy: 'year over year',
+  'y/y': 'year over year',
+  roe: 'return on equity',
+  roa: 'return on assets',
+  roic: 'return on invested capital',
+  'p&l': 'profit and loss',
+});
 
 /** Built-in concepts (financial statements and company reports, the most common source of numeric questions). */
 export const FINANCIAL_CONCEPTS: readonly Concept[] = [
