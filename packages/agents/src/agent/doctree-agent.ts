@@ -1,7 +1,7 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
 import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
-import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, rerankContextFromDecision, ToolHub, TraceRecorder } from '@doctree/toolhub';
+import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { PageLaneName, PageRankInput, PageScore, RankedPageEvidence } from '@doctree/toolhub';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
 import { AnswerCalibrator, calibratedAnswer, namesMissingFrom, type Calibration } from '../finalizer/answer-calibrator.js';
@@ -21,7 +21,7 @@ import { LlmRouter } from '../router/llm-router.js';
 import { RuleRouter } from '../router/rule-router.js';
 import { createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
 import { AgentMemory, type AttemptRecord, type MemorySession } from './agent-memory.js';
-import { runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
+import { packForPlan, runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
 import { runPlanSteps, type StepOutcome } from './step-runner.js';
 import { runWithLlmTrace, TracedChatClient } from './traced-chat-client.js';
 
@@ -598,10 +598,6 @@ export class DocTreeAgent {
     };
   }
 
-  /**
-   * Ranks pages from every lane of the kept retrieval plus the page lanes over the whole document (scoping narrows,
-   * never hides), and records the ranking with each page's features as a `fuse` event.
-   */
   /** The page lanes over the whole document, as the lane ablation allows (`sparse`: no dense page score, `dense`: dense only). */
   async #pageLanes(question: string, signal: AbortSignal | undefined): Promise<Partial<Record<PageLaneName, readonly PageScore[]>>> {
     const lanes = this.#options.lanes;
@@ -620,7 +616,7 @@ export class DocTreeAgent {
       fused: retrieval.hits,
       packPages: retrieval.stagePackPages ?? retrieval.pack.items.map((item) => item.page),
       supportPages: support.map((s) => s.page),
-      pageHints: rerankContextFromDecision(question, decision).page_hints ?? [],
+      pageHints: decision.signals.page_hints ?? [],
     };
   }
 
@@ -644,15 +640,16 @@ export class DocTreeAgent {
     const best = top ? hitScore(top) : 1;
     const extra: Hit[] = [];
     missing.forEach((p, i) => {
-      const nodes = nav.nodesOnPage(p.page - 1).filter((node) => node.role !== 'section' && node.text.trim() !== '');
-      const overlap = (id: string): number => {
-        const node = nav.node(id)!;
-        const have = nav.terms(node, 'body');
-        return terms.filter((t) => have.has(t)).length;
-      };
-      const chosen = [...nodes]
-        .sort((a, b) => (laneRank.get(a.node_id) ?? Infinity) - (laneRank.get(b.node_id) ?? Infinity) || overlap(b.node_id) - overlap(a.node_id) || a.read_order - b.read_order)
-        .slice(0, 2);
+      const chosen = nav
+        .nodesOnPage(p.page - 1)
+        .filter((node) => node.role !== 'section' && node.text.trim() !== '')
+        .map((node) => {
+          const have = nav.terms(node, 'body');
+          return { node, rank: laneRank.get(node.node_id) ?? Infinity, overlap: terms.filter((t) => have.has(t)).length };
+        })
+        .sort((a, b) => a.rank - b.rank || b.overlap - a.overlap || a.node.read_order - b.node.read_order)
+        .slice(0, 2)
+        .map((c) => c.node);
       // Just below the stages' best hit, in page-rank order: measured on dev + wide, putting the top page's nodes first
       // read worse (raw reader accuracy 11.0 % against 11.6 % here and 11.3 % without page evidence).
       for (const node of chosen) extra.push(nodeHit(nav, node, { method: 'page_rank', score: best * (0.95 - 0.05 * i), extra: { page_rank: i + 1 } }));
@@ -663,17 +660,10 @@ export class DocTreeAgent {
       message: `page evidence: page(s) ${missing.map((p) => p.page).join(', ')} ranked in the top ${n} but not packed; their best nodes join the candidates: ${extra.map((h) => h.node_id).join(', ')}`,
       data: { page_evidence: missing.map((p) => p.page), nodes: extra.map((h) => h.node_id) },
     });
-    const plan = retrieval.plan;
     // A chosen node that was already a candidate (expanded, but not packed) is ranked again at its page's place.
     const chosen = new Set(extra.map((h) => h.node_id));
     const candidates = [...retrieval.candidates.filter((h) => !chosen.has(h.node_id)), ...extra];
-    const pack = hub.pack(candidates, {
-      budgetTokens: plan.pack.ctx_tokens,
-      lambda: plan.pack.mmr_lambda,
-      perPageLimit: plan.pack.per_page_limit,
-      ...(plan.pack.attach.length > 0 ? { attach: plan.pack.attach } : {}),
-      needs: needsFromDecision(decision),
-    });
+    const pack = packForPlan(hub, retrieval.plan, candidates, needsFromDecision(decision));
     return { ...retrieval, candidates, pack, coverage: pack.coverage, stagePackPages: input.packPages as number[] };
   }
 

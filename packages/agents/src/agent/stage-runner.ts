@@ -1,6 +1,6 @@
 import type { EvidencePack, Hit, PlanStage, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
 import { cutToPages, needsFromDecision, reciprocalRankFusion, rerankContextFromDecision } from '@doctree/toolhub';
-import type { ExpandOptions, StageResult, ToolHub } from '@doctree/toolhub';
+import type { ExpandOptions, PackNeeds, StageResult, ToolHub } from '@doctree/toolhub';
 import { evaluatePlanCondition, type PlanFlag } from '../planner/plan-vocabulary.js';
 import { replan } from '../planner/replan.js';
 import { stageKey, type AgentMemory } from './agent-memory.js';
@@ -184,14 +184,19 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
   // then pack once more.
   const hits = reciprocalRankFusion(ran.map((r) => r.ranked), { combine: 'max' });
   const candidates = hub.fuse(ran.map((r) => r.candidates));
-  const pack = hub.pack(candidates, {
+  const pack = packForPlan(hub, plan, candidates, needs);
+  return { plan, outcomes, results, hits, candidates, pack, coverage: pack.coverage };
+}
+
+/** Packs candidates with the plan's pack settings (budget, MMR λ, per-page limit, attachments) for the needs. */
+export function packForPlan(hub: ToolHub, plan: StrategyPlan, candidates: readonly Hit[], needs: PackNeeds): EvidencePack {
+  return hub.pack(candidates, {
     budgetTokens: plan.pack.ctx_tokens,
     lambda: plan.pack.mmr_lambda,
     perPageLimit: plan.pack.per_page_limit,
     ...(plan.pack.attach.length > 0 ? { attach: plan.pack.attach } : {}),
     needs,
   });
-  return { plan, outcomes, results, hits, candidates, pack, coverage: pack.coverage };
 }
 
 /**
