@@ -17,11 +17,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   benchmarkOf,
+  chooseByInnerCv,
   fittedRecord,
   fitLogistic,
   flag,
-  foldsByDocument,
   importDist,
+  nestedCrossValidation,
   option,
   pct,
   predictLogistic,
@@ -148,29 +149,16 @@ function decide(models, r) {
 
 const logLoss = (p, y) => -(y * Math.log(Math.max(1e-9, p)) + (1 - y) * Math.log(Math.max(1e-9, 1 - p)));
 
-/** L2 strength with the best inner-CV log loss of the final decision's confidence. */
-function chooseLambda(rows) {
-  if (lambdas.length === 1) return lambdas[0];
-  const inner = foldsByDocument(rows, Math.min(folds, 4), seed);
-  let best = lambdas[0];
-  let bestLoss = Infinity;
-  for (const lambda of lambdas) {
-    let loss = 0;
-    for (let k = 0; k < Math.min(folds, 4); k++) {
-      const models = fitModels(rows.filter((_, i) => inner[i] !== k), lambda);
-      rows.forEach((r, i) => {
-        if (inner[i] !== k) return;
-        const d = decide(models, r);
-        loss += logLoss(d.confidence, d.score);
-      });
-    }
-    if (loss < bestLoss) {
-      bestLoss = loss;
-      best = lambda;
-    }
-  }
-  return best;
-}
+/** How the nested CV fits and judges models: by the log loss of the final decision's confidence on unseen rows. */
+const cvOptions = {
+  folds,
+  seed,
+  fit: fitModels,
+  rowLoss: (models, r) => {
+    const d = decide(models, r);
+    return logLoss(d.confidence, d.score);
+  },
+};
 
 /** Expected calibration error over 10 equal-width bins, and the bins. */
 function calibrationError(pairs) {
@@ -200,17 +188,7 @@ console.log(`[fit] ${questions.length} questions from ${questionFiles().map(rel)
 const rows = await collect(questions);
 console.log(`[fit] ${rows.length} questions over ${new Set(rows.map((r) => `${r.split}/${r.doc}`)).size} documents; ${folds}-fold CV grouped by document`);
 
-const foldOf = foldsByDocument(rows, folds, seed);
-const foldLambdas = [];
-for (let k = 0; k < folds; k++) {
-  const train = rows.filter((_, i) => foldOf[i] !== k);
-  const lambda = chooseLambda(train);
-  foldLambdas.push(lambda);
-  const models = fitModels(train, lambda);
-  rows.forEach((r, i) => {
-    if (foldOf[i] === k) r.cv = decide(models, r);
-  });
-}
+const { chosen: foldLambdas } = nestedCrossValidation(rows, lambdas, { ...cvOptions, predict: (models, r) => (r.cv = decide(models, r)) });
 
 function summary(sel) {
   const n = sel.length;
@@ -253,7 +231,7 @@ for (const [name, sel] of groups) {
 console.log('\nReliability (all, cross-validated): confidence bin → questions, mean confidence, accuracy');
 for (const [i, b] of summaries.get('all').bins.entries()) if (b.n) console.log(`  ${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}  ${String(b.n).padStart(4)}  ${(b.conf / b.n).toFixed(3)}  ${(b.acc / b.n).toFixed(3)}`);
 
-const finalLambda = chooseLambda(rows);
+const finalLambda = chooseByInnerCv(rows, lambdas, cvOptions);
 const final = fitModels(rows, finalLambda);
 const all = summaries.get('all');
 const model = {

@@ -75,6 +75,55 @@ export function foldsByDocument(rows, count, seed = 1) {
 }
 
 /**
+ * The grid value (e.g. an L2 strength) whose models, fitted on an inner CV grouped by document, have the lowest total
+ * `rowLoss` over their held-out rows (the first value on ties). A grid of one value is returned as it is.
+ */
+export function chooseByInnerCv(rows, grid, { folds, seed, fit, rowLoss }) {
+  if (grid.length === 1) return grid[0];
+  const count = Math.min(folds, 4);
+  const inner = foldsByDocument(rows, count, seed);
+  let best = grid[0];
+  let bestLoss = Infinity;
+  for (const value of grid) {
+    let loss = 0;
+    for (let k = 0; k < count; k++) {
+      const model = fit(rows.filter((_, i) => inner[i] !== k), value);
+      rows.forEach((r, i) => {
+        if (inner[i] === k) loss += rowLoss(model, r);
+      });
+    }
+    if (loss < bestLoss) {
+      bestLoss = loss;
+      best = value;
+    }
+  }
+  return best;
+}
+
+/**
+ * Nested cross-validation grouped by document: for each outer fold, the grid value is chosen by
+ * {@link chooseByInnerCv} on the training folds, a model is fitted with it, and `predict(model, row)` is called for each
+ * held-out row. Returns the fold models and the values chosen.
+ */
+export function nestedCrossValidation(rows, grid, { folds, seed, fit, rowLoss, predict, onFold }) {
+  const foldOf = foldsByDocument(rows, folds, seed);
+  const models = [];
+  const chosen = [];
+  for (let k = 0; k < folds; k++) {
+    const train = rows.filter((_, i) => foldOf[i] !== k);
+    const value = chooseByInnerCv(train, grid, { folds, seed, fit, rowLoss });
+    const model = fit(train, value);
+    chosen.push(value);
+    models.push(model);
+    onFold?.(k, value);
+    rows.forEach((r, i) => {
+      if (foldOf[i] === k) predict(model, r);
+    });
+  }
+  return { models, chosen };
+}
+
+/**
  * Logistic regression with L2 (not on the bias), full-batch Adam. `x`: feature rows (arrays), `y`: labels in 0..1
  * (soft labels allowed). Returns `{ bias, weights }` (weights by feature name).
  */

@@ -16,7 +16,7 @@
 // the default model every DocTreeAgent uses. Your own questions work the same (questions.jsonl with doc_file relative
 // to the file's folder and 1-based evidence_pages).
 import { resolve } from 'node:path';
-import { benchmarkOf, fittedRecord, flag, foldsByDocument, importDist, option, pct, questionFiles, readJsonl, readQuestions, rel, root, writeDefaultModel, writeJson, writeJsonl } from './fit-common.mjs';
+import { benchmarkOf, chooseByInnerCv, fittedRecord, flag, nestedCrossValidation, round4, importDist, option, pct, questionFiles, readJsonl, readQuestions, rel, root, writeDefaultModel, writeJson, writeJsonl } from './fit-common.mjs';
 
 const toolhub = await importDist('toolhub');
 const FEATURES = toolhub.PAGE_FEATURES;
@@ -134,31 +134,14 @@ function fit(rows, { epochs = 300, rate = 0.05, lambda = l2 } = {}) {
       w[j] -= (rate * mh) / (Math.sqrt(vh) + 1e-8);
     }
   }
-  return Object.fromEntries(FEATURES.map((f, i) => [f, Math.round(w[i] * 1e4) / 1e4]));
+  return Object.fromEntries(FEATURES.map((f, i) => [f, round4(w[i])]));
 }
 
-/** The L2 strength of the grid with the best recall@5 in an inner CV grouped by document (nested in the outer folds). */
-function chooseLambda(rows) {
-  if (lambdas.length === 1) return lambdas[0];
-  const inner = foldsByDocument(rows, Math.min(folds, 4), seed);
-  let best = lambdas[0];
-  let bestScore = -1;
-  for (const lambda of lambdas) {
-    const pairs = [];
-    for (let k = 0; k < Math.min(folds, 4); k++) {
-      const weights = fit(rows.filter((_, i) => inner[i] !== k), { lambda });
-      rows.forEach((r, i) => {
-        if (inner[i] === k) pairs.push({ ranking: rankWith(weights, r), gold: r.gold });
-      });
-    }
-    const score = metrics(pairs).r5;
-    if (score > bestScore) {
-      bestScore = score;
-      best = lambda;
-    }
-  }
-  return best;
-}
+/** Recall@k of one ranking. */
+const recallAt = (ranking, gold, k) => gold.filter((p) => ranking.slice(0, k).includes(p)).length / gold.length;
+
+/** How the nested CV fits and judges a model: by recall@5 (as a loss, negated) of the rows it did not see. */
+const cvOptions = { folds, seed, fit: (train, lambda) => fit(train, { lambda }), rowLoss: (weights, r) => -recallAt(rankWith(weights, r), r.gold, 5) };
 
 function rankWith(weights, row) {
   const w = FEATURES.map((f) => weights[f] ?? 0);
@@ -172,7 +155,7 @@ function metrics(pairs) {
   // pairs: [{ ranking, gold }]
   const n = pairs.length;
   if (n === 0) return { n: 0 };
-  const recall = (k) => pairs.reduce((s, { ranking, gold }) => s + gold.filter((p) => ranking.slice(0, k).includes(p)).length / gold.length, 0) / n;
+  const recall = (k) => pairs.reduce((s, { ranking, gold }) => s + recallAt(ranking, gold, k), 0) / n;
   const mrr = pairs.reduce((s, { ranking, gold }) => {
     const i = ranking.findIndex((p) => gold.includes(p));
     return s + (i >= 0 ? 1 / (i + 1) : 0);
@@ -199,20 +182,11 @@ const all = await collect(questions);
 const rows = all.filter((r) => r.gold.length > 0);
 console.log(`[fit] ${rows.length} questions with evidence pages over ${new Set(rows.map((r) => `${r.split}/${r.doc}`)).size} documents; ${folds}-fold CV grouped by document`);
 
-const foldOf = foldsByDocument(rows, folds, seed);
-const foldWeights = [];
-const foldLambdas = [];
-for (let k = 0; k < folds; k++) {
-  const train = rows.filter((_, i) => foldOf[i] !== k);
-  const lambda = chooseLambda(train);
-  foldLambdas.push(lambda);
-  const weights = fit(train, { lambda });
-  process.stderr.write(`[fit] fold ${k + 1}/${folds}: l2 ${lambda}\n`);
-  foldWeights.push(weights);
-  rows.forEach((r, i) => {
-    if (foldOf[i] === k) r.cv = rankWith(weights, r);
-  });
-}
+const { models: foldWeights, chosen: foldLambdas } = nestedCrossValidation(rows, lambdas, {
+  ...cvOptions,
+  predict: (weights, r) => (r.cv = rankWith(weights, r)),
+  onFold: (k, lambda) => process.stderr.write(`[fit] fold ${k + 1}/${folds}: l2 ${lambda}\n`),
+});
 const unfitted = toolhub.DEFAULT_PAGE_RANKER_MODEL.weights;
 for (const r of rows) r.prior = rankWith(unfitted, r);
 
@@ -225,7 +199,7 @@ table('By evidence source (a question counts in each of its sources):', bySource
 const cur = metrics(rows.map((r) => ({ ranking: r.prior, gold: r.gold })));
 console.log(`\nCurrent default model (in-sample for a fitted one): R@5 ${pct(cur.r5)}, MRR ${cur.mrr.toFixed(3)}`);
 
-const finalLambda = chooseLambda(rows);
+const finalLambda = chooseByInnerCv(rows, lambdas, cvOptions);
 const final = fit(rows, { lambda: finalLambda });
 const cvAll = metrics(rows.map((r) => ({ ranking: r.cv, gold: r.gold })));
 const bmAll = metrics(rows.map((r) => ({ ranking: r.bm25, gold: r.gold })));
@@ -238,13 +212,10 @@ const model = {
     l2: finalLambda,
     l2_grid: lambdas,
     l2_per_fold: foldLambdas,
-    cv: { r1: round(cvAll.r1), r5: round(cvAll.r5), r10: round(cvAll.r10), mrr: round(cvAll.mrr) },
-    bm25_pages: { r1: round(bmAll.r1), r5: round(bmAll.r5), r10: round(bmAll.r10), mrr: round(bmAll.mrr) },
+    cv: { r1: round4(cvAll.r1), r5: round4(cvAll.r5), r10: round4(cvAll.r10), mrr: round4(cvAll.mrr) },
+    bm25_pages: { r1: round4(bmAll.r1), r5: round4(bmAll.r5), r10: round4(bmAll.r10), mrr: round4(bmAll.mrr) },
   }),
 };
-function round(x) {
-  return Math.round(x * 1e4) / 1e4;
-}
 console.log('\nWeights (all questions):');
 for (const f of FEATURES) console.log(`  ${f.padEnd(22)} ${final[f].toFixed(3)}   folds ${foldWeights.map((w) => w[f].toFixed(2)).join(' ')}`);
 writeJson(outFile, model);
