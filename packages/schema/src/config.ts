@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainConfigSchema } from './domain-pack.js';
 import { DocTreeError } from './errors.js';
 import { setOwn } from './own-keys.js';
 import { formatIssues } from './validation.js';
@@ -79,6 +80,8 @@ export const DocTreeConfigSchema = z.object({
   embedder: EmbedderConfigSchema.default(EmbedderConfigSchema.parse({})),
   index: IndexConfigSchema.default(IndexConfigSchema.parse({})),
   agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
+  /** The domain pack questions and documents are read with (`auto`, `generic`, `finance` or a pack file). */
+  domain: DomainConfigSchema.default(DomainConfigSchema.parse({})),
 });
 export type DocTreeConfig = z.infer<typeof DocTreeConfigSchema>;
 

@@ -23,6 +23,10 @@ export { QueryTypeSchema, AnswerFormatSchema, OperationSchema, QueryObjectSchema
 export type { QueryType, AnswerFormat, Operation, QueryObject, RouterDecision, PlanStage, PlanStep, PlanFallback, StrategyPlan, Modality, Hit, ToolCall, TokenUsage, ToolResult, Observation, EvidenceItem, EvidencePack, Support, TraceEvent, Trace, AnswerValue, Answer } from "./agent.js";
 export { EvidenceSourceSchema, QuestionSchema, PredictionSchema, MetricGroupSchema, MetricsSchema, PredictionGoldSchema, JudgeVerdictRecordSchema, PredictionScoreSchema, MetricsFileSchema } from "./eval.js";
 export type { EvidenceSource, Question, Prediction, MetricGroup, Metrics, PredictionGold, JudgeVerdictRecord, PredictionScore, MetricsFile } from "./eval.js";
+export { DOMAIN_PACK_VERSION, DOMAIN_PACK_PATTERN_MAX, DomainConceptSchema, DomainStatementSchema, DomainDetectSchema, DomainPackSchema, DomainConfigSchema } from "./domain-pack.js";
+export type { DomainConcept, DomainStatement, DomainDetect, DomainPack, DomainPackInput, DomainConfig } from "./domain-pack.js";
+export { QuestionDefinitionSchema, QuestionAnalysisSchema } from "./question-analysis.js";
+export type { QuestionDefinition, QuestionAnalysis } from "./question-analysis.js";
 export { ARTIFACT_SCHEMAS, artifactJsonSchemas } from "./json-schemas.js";
 export type { ArtifactSchemaName } from "./json-schemas.js";
 export type { Embedder, EmbedOptions } from "./interfaces/embedder.js";

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AnswerSchema, EvidencePackSchema, HitSchema, ObservationSchema, RouterDecisionSchema, StrategyPlanSchema, ToolCallSchema, ToolResultSchema, TraceSchema } from './agent.js';
 import { DocTreeConfigSchema } from './config.js';
+import { DomainPackSchema } from './domain-pack.js';
+import { QuestionAnalysisSchema } from './question-analysis.js';
 import { ContentListSchema, MinerUContentListSchema } from './content-list.js';
 import { DocTreeSchema } from './doctree.js';
 import { MetricsFileSchema, MetricsSchema, PredictionSchema, QuestionSchema } from './eval.js';
@@ -48,6 +50,8 @@ export const ARTIFACT_SCHEMAS = {
   metrics: MetricsSchema,
   'metrics-file': MetricsFileSchema,
   config: DocTreeConfigSchema,
+  'domain-pack': DomainPackSchema,
+  'question-analysis': QuestionAnalysisSchema,
 } as const;
 
 /** Names of the artifact schemas. */

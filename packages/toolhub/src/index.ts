@@ -106,3 +106,20 @@ export {
   normalizeLabel,
 } from './vocabulary/concept-vocabulary.js';
 export type { Concept, ConceptQueryTermsOptions, NamedConcept } from './vocabulary/concept-vocabulary.js';
+export {
+  BUILTIN_DOMAIN_PACKS,
+  builtinDomainPack,
+  compileDomainPack,
+  detectDomainPack,
+  detectionHits,
+  domainPackFrom,
+  leadText,
+  loadDomainPack,
+  mergeDomainPacks,
+  parseDomainPack,
+  resolveDomainPack,
+  selectDomainPack,
+} from './domain/domain-pack.js';
+export type { CompiledDomainPack, CompiledStatement, DomainPackChoice, SelectDomainPackOptions } from './domain/domain-pack.js';
+export { FINANCE_PACK } from './domain/packs/finance.js';
+export { GENERIC_PACK } from './domain/packs/generic.js';

@@ -1,0 +1,75 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DocTreeError } from '@doctree/schema';
+
+import { conceptMatch, conceptQueryTerms, conceptsIn } from '../vocabulary/concept-vocabulary.js';
+import { builtinDomainPack, detectDomainPack, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'domain-pack-'));
+function writePack(name: string, value: unknown): string {
+  const file = join(dir, name);
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+}
+
+const CLINICAL = {
+  format: 'doctree.domain-pack',
+  version: 1,
+  name: 'clinical',
+  abbreviations: [{ short: 'ae', long: 'adverse event' }],
+  concepts: [{ name: 'adverse events', triggers: ['\\bside effects?\\b'], aliases: ['adverse events', 'adverse event', 'treatment emergent adverse events'] }],
+  statements: [{ name: 'safety table', triggers: ['\\bsafety (?:table|summary)\\b'], rows: ['adverse events'] }],
+  detect: { phrases: ['clinical study report', 'protocol', 'randomized'], min_hits: 2 },
+};
+
+describe('domain packs', () => {
+  it('loads a user JSON pack whose concept is then found in a question and in row labels', async () => {
+    const pack = await loadDomainPack(writePack('clinical.json', CLINICAL));
+    expect(pack.name).toBe('clinical');
+    expect(conceptsIn('How many patients reported side effects in week 4?', pack.concepts).map((c) => c.name)).toContain('adverse events');
+    expect(conceptsIn('Which AE was most frequent?', pack.concepts).map((c) => c.name)).toContain('adverse events');
+    expect(conceptMatch('Treatment emergent adverse events (TEAE)', pack.concepts).score).toBe(1);
+    expect(conceptQueryTerms('List the side effects', { concepts: pack.concepts })).toContain('adverse events');
+    // It extends the generic pack: its concepts come along, finance ones do not.
+    expect(pack.concepts.map((c) => c.name)).toContain('employees');
+    expect(conceptsIn('What was capex in 2021?', pack.concepts)).toEqual([]);
+  });
+
+  it('rejects a bad pack file with a DocTreeError that says how to fix it', async () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['not-json.json', '{ "format": ', 'SCHEMA_INVALID'],
+      ['no-aliases.json', { ...CLINICAL, concepts: [{ name: 'x', aliases: [] }] }, 'SCHEMA_INVALID'],
+      ['bad-regex.json', { ...CLINICAL, concepts: [{ name: 'x', triggers: ['(unclosed'], aliases: ['x'] }] }, 'SCHEMA_INVALID'],
+      ['nested.json', { ...CLINICAL, quantity_terms: ['(a+)+b'] }, 'SCHEMA_INVALID'],
+      ['v2.json', { ...CLINICAL, version: 2 }, 'FORMAT_VERSION_UNSUPPORTED'],
+    ];
+    for (const [name, value, code] of cases) {
+      const error = await loadDomainPack(writePack(name, value)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DocTreeError);
+      expect((error as DocTreeError).code).toBe(code);
+      expect((error as DocTreeError).hint).toBeTruthy();
+    }
+    const missing = await loadDomainPack(join(dir, 'absent.json')).catch((e: unknown) => e);
+    expect((missing as DocTreeError).code).toBe('INPUT_NOT_FOUND');
+  });
+
+  it('chooses finance for a 10-K-like document and generic for a manual', async () => {
+    const tenK = 'UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nANNUAL REPORT PURSUANT TO SECTION 13 — for the fiscal year ended December 31, 2024';
+    const manual = 'Dishwasher DW-200 user manual. Safety instructions. Installation. Loading the racks. Troubleshooting and warranty.';
+    expect(detectDomainPack(tenK).pack.name).toBe('finance');
+    expect(detectDomainPack(tenK).chosenBy).toBe('document');
+    expect(detectDomainPack(manual).pack.name).toBe('generic');
+    expect((await selectDomainPack(manual, { pack: 'finance' })).pack.name).toBe('finance');
+    expect((await selectDomainPack(tenK, { pack: 'generic' })).chosenBy).toBe('config');
+    const clinical = domainPackFrom(CLINICAL);
+    expect(detectDomainPack('Clinical Study Report. A randomized protocol', { candidates: [builtinDomainPack('finance'), clinical] }).pack.name).toBe('clinical');
+  });
+
+  it('keeps finance knowledge out of the generic pack', () => {
+    const generic = builtinDomainPack('generic');
+    expect(conceptsIn('What were purchases of PP&E in 2022?', generic.concepts)).toEqual([]);
+    expect(generic.statements).toEqual([]);
+    expect(builtinDomainPack('finance').statements.map((s) => s.name)).toContain('balance sheet');
+  });
+});
