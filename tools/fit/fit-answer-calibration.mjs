@@ -25,7 +25,6 @@ import {
   nestedCrossValidation,
   option,
   pct,
-  predictLogistic,
   questionFiles,
   readJsonl,
   readQuestions,
@@ -121,30 +120,30 @@ function fitModels(rows, lambda) {
     refuse: fitLogistic(rows.map((r) => r.x), rows.map((r) => r.refuse_score), FEATURES, { lambda }),
     refuse_margin: 0,
   };
-  const probs = rows.map((r) => ({ r, pa: r.raw.format === 'None' ? 0 : predictLogistic(models.answer, r.x, FEATURES), pr: predictLogistic(models.refuse, r.x, FEATURES) }));
   const answerable = rows.filter((r) => r.answerable).length || 1;
   let best = { margin: 1, accuracy: -1 };
   for (let m = -0.5; m <= 1.0001; m += 0.01) {
+    const margin = Math.round(m * 100) / 100;
     let correct = 0;
     let declined = 0;
-    for (const { r, pa, pr } of probs) {
-      const refused = r.raw.format === 'None' || pr > pa + m;
-      correct += refused ? r.refuse_score : r.answer_score;
+    for (const r of rows) {
+      const { refused, score } = decide({ ...models, refuse_margin: margin }, r);
+      correct += score;
       if (refused && r.answerable) declined++;
     }
     if (declined / answerable > maxAnswerableRefused) continue;
-    if (correct > best.accuracy) best = { margin: Math.round(m * 100) / 100, accuracy: correct };
+    if (correct > best.accuracy) best = { margin, accuracy: correct };
   }
   models.refuse_margin = best.margin;
   return models;
 }
 
-/** The calibrated decision on a row: refuse or answer, its confidence, and its score. */
+/** The calibrated decision on a row (the agent's own `calibrationDecision`): refuse or answer, its confidence, and its score. */
 function decide(models, r) {
-  const pAnswer = r.raw.format === 'None' ? 0 : predictLogistic(models.answer, r.x, FEATURES);
-  const pRefuse = predictLogistic(models.refuse, r.x, FEATURES);
-  const refused = r.raw.format === 'None' || pRefuse > pAnswer + models.refuse_margin || r.x[FEATURES.indexOf('page_out_of_range')] === 1;
-  return { refused, confidence: refused ? pRefuse : pAnswer, score: refused ? r.refuse_score : r.answer_score };
+  const features = Object.fromEntries(FEATURES.map((name, i) => [name, r.x[i] ?? 0]));
+  const model = { format: 'doctree.answer-calibration', version: 1, ...models };
+  const { refused, confidence } = agents.calibrationDecision(model, features, r.raw.format === 'None');
+  return { refused, confidence, score: refused ? r.refuse_score : r.answer_score };
 }
 
 const logLoss = (p, y) => -(y * Math.log(Math.max(1e-9, p)) + (1 - y) * Math.log(Math.max(1e-9, 1 - p)));

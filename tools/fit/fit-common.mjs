@@ -152,13 +152,6 @@ export function fitLogistic(x, y, names, { lambda = 0.01, epochs = 400, rate = 0
   return { bias: round4(w[d]), weights: Object.fromEntries(names.map((f, j) => [f, round4(w[j])])) };
 }
 
-/** Probability of a logistic model for a feature row. */
-export function predictLogistic(model, row, names) {
-  let z = model.bias;
-  names.forEach((f, j) => (z += (model.weights[f] ?? 0) * row[j]));
-  return 1 / (1 + Math.exp(-z));
-}
-
 export const round4 = (x) => Math.round(x * 1e4) / 1e4;
 export const pct = (x) => (x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`);
 

@@ -79,7 +79,17 @@ export type { RuleJudgerOptions } from './judger/rule-judger.js';
 export { JUDGER_SYSTEM_PROMPT, LLM_JUDGER_DEFAULTS, LlmJudger } from './judger/llm-judger.js';
 export type { LlmJudgerOptions } from './judger/llm-judger.js';
 export { FINALIZE_ANSWER_DEFAULTS, finalizeAnswer } from './finalizer/finalize-answer.js';
-export { AnswerCalibrationModelSchema, AnswerCalibrator, CALIBRATION_FEATURES, calibratedAnswer, parseAnswerCalibrationModel } from './finalizer/answer-calibrator.js';
+export {
+  AnswerCalibrationModelSchema,
+  AnswerCalibrator,
+  CALIBRATION_FEATURES,
+  calibratedAnswer,
+  calibrationDecision,
+  documentLacksAsked,
+  parseAnswerCalibrationModel,
+} from './finalizer/answer-calibrator.js';
+export { DocumentWords, documentLacks, namesIn, yearsIn } from './finalizer/document-lacks.js';
+export type { DocumentLacks, DocumentLacksOptions } from './finalizer/document-lacks.js';
 export type { AnswerCalibrationModel, AnswerCalibratorOptions, Calibration, CalibrationFeature, CalibrationInput } from './finalizer/answer-calibrator.js';
 export { DEFAULT_ANSWER_CALIBRATION_MODEL } from './finalizer/answer-calibration-model.js';
 export type { FinalizeAnswerOptions, FinalizeInput } from './finalizer/finalize-answer.js';

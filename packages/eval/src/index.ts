@@ -76,7 +76,9 @@ export {
   writeComparisonReports,
 } from './report/comparison-report.js';
 export type { ComparisonReport, ComparisonRun, MergedComparison, WrittenComparison } from './report/comparison-report.js';
-export { recallChartSvg, accuracyBySourceSvg } from './report/svg-charts.js';
+export { recallChartSvg, accuracyBySourceSvg, reliabilityDiagramSvg } from './report/svg-charts.js';
+export { calibrationMetrics, RIGHT_FROM_SCORE } from './metrics/calibration-metrics.js';
+export type { CalibrationMetricsOptions } from './metrics/calibration-metrics.js';
 
 export {
   EXPERIMENT_FORMAT,

@@ -114,6 +114,39 @@ export const MetricGroupSchema = z.object({
 });
 export type MetricGroup = z.infer<typeof MetricGroupSchema>;
 
+/** One bin of a reliability diagram: the predictions whose confidence falls in `[lo, hi)` (the last bin includes 1). */
+export const ReliabilityBinSchema = z.object({
+  lo: ratio,
+  hi: ratio,
+  n: z.number().int().nonnegative(),
+  /** Mean confidence of the bin's predictions (null when empty). */
+  mean_confidence: ratio.nullable(),
+  /** Share of the bin's predictions that were right (null when empty). */
+  accuracy: ratio.nullable(),
+});
+export type ReliabilityBin = z.infer<typeof ReliabilityBinSchema>;
+
+/**
+ * How well a system's `confidence` predicts that its output is right (a prediction is right when its rule score is at
+ * least 0.5), and how often it declined: expected calibration error over equal-width bins, AUROC of right vs wrong,
+ * Brier score, the reliability diagram's bins, and the share of unanswerable and of answerable questions it declined.
+ */
+export const CalibrationMetricsSchema = z.object({
+  n: z.number().int().nonnegative(),
+  /** Σ over bins of (bin size / n) · |accuracy − mean confidence|. */
+  ece: ratio,
+  /** Probability that a right output has higher confidence than a wrong one; null when all are right or all wrong. */
+  auroc: ratio.nullable(),
+  /** Mean squared difference between confidence and rightness (0/1). */
+  brier: ratio,
+  bins: z.array(ReliabilityBinSchema),
+  /** Share of the unanswerable questions declined ("Not answerable"); null when there are none. */
+  unanswerable_declined: ratio.nullable(),
+  /** Share of the answerable questions declined; null when there are none. */
+  answerable_declined: ratio.nullable(),
+});
+export type CalibrationMetrics = z.infer<typeof CalibrationMetricsSchema>;
+
 /** `metrics.json` for one system. */
 export const MetricsSchema = z.object({
   system: z.string().min(1),
@@ -130,6 +163,8 @@ export const MetricsSchema = z.object({
   ablation_of: z.string().optional(),
   /** Predictions that failed with an error (scored 0). */
   errors: z.number().int().nonnegative().optional(),
+  /** Whether confidence means the probability of being right (reliability diagram), and how often the system declined. */
+  calibration: CalibrationMetricsSchema.optional(),
   /** Documents whose index build time is counted in `index_build_ms`. */
   index_build_docs: z.number().int().nonnegative().optional(),
   /** The LLM judge's accounting, when one judged this system. */

@@ -1,10 +1,11 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
 import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
-import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
+import { ABBREVIATIONS, hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { PageLaneName, PageRankInput, PageScore, RankedPageEvidence } from '@doctree/toolhub';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
-import { AnswerCalibrator, calibratedAnswer, namesMissingFrom, type Calibration } from '../finalizer/answer-calibrator.js';
+import { AnswerCalibrator, calibratedAnswer, type Calibration } from '../finalizer/answer-calibrator.js';
+import { DocumentWords, documentLacks } from '../finalizer/document-lacks.js';
 import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
 import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
 import { LlmJudger } from '../judger/llm-judger.js';
@@ -247,7 +248,7 @@ export class DocTreeAgent {
   readonly #pageRanker: PageRanker;
   readonly #calibrator: AnswerCalibrator | undefined;
   /** The document's text lower-cased once (names the questions mention are looked up in it). */
-  #lowerText: { lower: string } | undefined;
+  #documentWords: DocumentWords | undefined;
 
   /**
    * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
@@ -687,7 +688,13 @@ export class DocTreeAgent {
   #calibrate(question: string, decision: RouterDecision, kept: Pass, pages: RankedPageEvidence[], trace: TraceRecorder): Calibration | undefined {
     const calibrator = this.#calibrator;
     if (!calibrator) return undefined;
-    const absence = { ...pageViewFor(this.index).absence(question, decision.signals.page_hints ?? []), missingNames: namesMissingFrom(question, (this.#lowerText ??= { lower: this.index.tree.text.toLowerCase() })) };
+    const pages = decision.signals.page_hints ?? [];
+    const lacks = documentLacks(question, (this.#documentWords ??= new DocumentWords(this.index.tree.text)), {
+      pages,
+      pageCount: this.index.tree.doc.page_count,
+      notNames: Object.keys(ABBREVIATIONS),
+    });
+    const absence = { ...pageViewFor(this.index).absence(question, pages), lacks };
     const calibration = calibrator.calibrate({
       read: kept.read.result,
       ...(kept.verdict ? { verdict: kept.verdict } : {}),

@@ -3,6 +3,7 @@ import type { Answer, AnswerFormat, QueryType, ReadResult, Support } from '@doct
 import { z } from 'zod';
 import { NOT_ANSWERABLE } from '../reader/base-reader.js';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from './answer-calibration-model.js';
+import type { DocumentLacks } from './document-lacks.js';
 
 /**
  * Features of one answered question, each in 0..1: how sure the reader and the judger were, what was answered, how
@@ -70,8 +71,11 @@ export interface CalibrationInput {
   queryType: QueryType;
   /** The page ranking, best first (scores of the page ranker). */
   pages: ReadonlyArray<{ page: number; score: number; features: { coverage: number } }>;
-  /** What the document lacks of the question (see `PageView.absence`; `missingNames` from {@link namesMissingFrom}). */
-  absence: { missingTerms: number; missingYears: number; pagesOutOfRange: number; missingNames?: number };
+  /**
+   * What the document lacks of the question: `missingTerms` from `PageView.absence`, and the names, years and pages it
+   * asks about that the document never writes ({@link documentLacks}; older callers pass the shares).
+   */
+  absence: { missingTerms: number; missingYears: number; pagesOutOfRange: number; missingNames?: number; lacks?: DocumentLacks };
   /** REPLAN passes run. */
   replans: number;
 }
@@ -181,9 +185,10 @@ export class AnswerCalibrator {
     f.page_margin = input.pages.length > 1 ? clamp01((input.pages[0]!.score - input.pages[1]!.score) / Math.max(1e-9, Math.abs(input.pages[0]!.score))) : input.pages.length === 1 ? 1 : 0;
     f.best_coverage = Math.max(0, ...input.pages.slice(0, 5).map((p) => p.features.coverage));
     f.missing_terms = clamp01(input.absence.missingTerms);
-    f.missing_years = clamp01(input.absence.missingYears);
-    f.missing_names = clamp01(input.absence.missingNames ?? 0);
-    f.page_out_of_range = input.absence.pagesOutOfRange > 0 ? 1 : 0;
+    const lacks = input.absence.lacks;
+    f.missing_years = lacks ? (lacks.years.length > 0 ? lacks.missingYears.length / lacks.years.length : 0) : clamp01(input.absence.missingYears);
+    f.missing_names = lacks ? (lacks.names.length > 0 ? lacks.missingNames.length / lacks.names.length : 0) : clamp01(input.absence.missingNames ?? 0);
+    f.page_out_of_range = (lacks ? lacks.pagesOutOfRange.length : input.absence.pagesOutOfRange) > 0 ? 1 : 0;
     f.replans = Math.min(1, input.replans / 2);
     const group = TYPE_GROUPS.get(input.queryType);
     if (group) f[group] = 1;
@@ -193,17 +198,47 @@ export class AnswerCalibrator {
   /** Calibrates one question: both probabilities, the choice between answering and declining, and why. */
   calibrate(input: CalibrationInput): Calibration {
     const features = this.features(input);
-    const readerRefused = input.read.answer_format === 'None';
-    const pAnswer = readerRefused ? 0 : sigmoid(linear(this.model.answer, features));
-    const pRefuse = sigmoid(linear(this.model.refuse, features));
-    // A page the document does not have cannot hold the answer, however rare such questions were in the fitting data.
-    const refused = readerRefused || pRefuse > pAnswer + this.model.refuse_margin || features.page_out_of_range === 1;
-    const confidence = refused ? pRefuse : pAnswer;
-    return { features, pAnswer, pRefuse, refused, confidence, ...(refused ? { reason: reasonOf(features, readerRefused, pAnswer, pRefuse) } : {}) };
+    const decision = calibrationDecision(this.model, features, input.read.answer_format === 'None');
+    const lacking = input.absence.lacks ? lackingReason(input.absence.lacks) : undefined;
+    return { features, ...decision, ...(decision.refused ? { reason: lacking ?? reasonOf(features, input.read.answer_format === 'None', decision.pAnswer, decision.pRefuse) } : {}) };
   }
 }
 
-function linear(model: z.infer<typeof LogisticSchema>, features: Record<CalibrationFeature, number>): number {
+/**
+ * The policy that declines what the document cannot answer, whatever the models say: a page it does not have, a year
+ * it never writes (every year the question names), a name it never mentions. True for a feature row (see
+ * {@link CALIBRATION_FEATURES}) that shows one of them.
+ */
+export function documentLacksAsked(features: Readonly<Record<CalibrationFeature, number>>): boolean {
+  return features.page_out_of_range === 1 || features.missing_years === 1 || features.missing_names > 0;
+}
+
+/**
+ * The calibrated decision for one feature row: P(the reader's answer is right) (0 when the reader gave none),
+ * P(the document does not answer), and whether to decline — when the reader gave no answer, when declining is likelier
+ * right by the model's margin, or when the document lacks what is asked ({@link documentLacksAsked}). The fitting
+ * script decides with this same function.
+ */
+export function calibrationDecision(
+  model: AnswerCalibrationModel,
+  features: Readonly<Record<CalibrationFeature, number>>,
+  readerRefused: boolean,
+): { pAnswer: number; pRefuse: number; refused: boolean; confidence: number } {
+  const pAnswer = readerRefused ? 0 : sigmoid(linear(model.answer, features));
+  const pRefuse = sigmoid(linear(model.refuse, features));
+  const refused = readerRefused || pRefuse > pAnswer + model.refuse_margin || documentLacksAsked(features);
+  return { pAnswer, pRefuse, refused, confidence: refused ? pRefuse : pAnswer };
+}
+
+/** A sentence naming what the document lacks (the missing pages, years or names), or undefined. */
+function lackingReason(lacks: DocumentLacks): string | undefined {
+  if (lacks.pagesOutOfRange.length > 0) return `the document has no page ${lacks.pagesOutOfRange.join(', ')}`;
+  if (lacks.years.length > 0 && lacks.missingYears.length === lacks.years.length) return `the document never mentions ${lacks.missingYears.join(', ')}`;
+  if (lacks.missingNames.length > 0) return `the document never mentions ${lacks.missingNames.map((n) => `"${n}"`).join(', ')}`;
+  return undefined;
+}
+
+function linear(model: z.infer<typeof LogisticSchema>, features: Readonly<Record<CalibrationFeature, number>>): number {
   let s = model.bias;
   for (const name of CALIBRATION_FEATURES) {
     const w = Object.hasOwn(model.weights, name) ? model.weights[name]! : 0;
@@ -224,40 +259,6 @@ function reasonOf(f: Record<CalibrationFeature, number>, readerRefused: boolean,
   if (f.missing_terms >= 0.3) return `the document never mentions ${Math.round(f.missing_terms * 100)} % of what the question names (by weight)`;
   if (readerRefused) return 'the reader found no answer in the evidence';
   return `the best answer found is likely wrong (probability right ${pAnswer.toFixed(2)} vs ${pRefuse.toFixed(2)} that the document does not say)`;
-}
-
-/** Words that start a question or join its parts: capitalised, they are not names. */
-const FUNCTION_WORDS = new Set(
-  'what which who whom whose when where why how is are was were do does did can could should would will shall may might must according in on for of the a an and or to by from with as at if among between please list give name tell state provide describe explain compare calculate find identify select choose consider assume based answer using about into than that this these those there their its it they we you i'.split(' '),
-);
-
-/**
- * Share of the names a question mentions that a document's text never contains (case-insensitive): capitalised words
- * past the first word of a sentence, and tokens mixing letters and digits (model numbers, product codes). 0 when the
- * question names nothing. Pass `{ lower }` (the text already lower-cased) to ask many questions of one document.
- *
- * @example
- * ```ts
- * namesMissingFrom('What did Contoso report for the X-200?', 'Northwind ... X-200 ...'); // 0.5
- * ```
- */
-export function namesMissingFrom(question: string, documentText: string | { lower: string }): number {
-  const names = new Set<string>();
-  for (const sentence of question.split(/[.?!;:]\s+|\n/)) {
-    const words = sentence.match(/[\p{L}\p{N}][\p{L}\p{N}&'’.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
-    words.forEach((word, i) => {
-      const lower = word.toLowerCase();
-      if (FUNCTION_WORDS.has(lower) || /^\d+([.,]\d+)*$/.test(word)) return;
-      const capitalised = i > 0 && /^\p{Lu}/u.test(word);
-      const code = /\p{L}/u.test(word) && /\d/.test(word);
-      if (capitalised || code) names.add(lower);
-    });
-  }
-  if (names.size === 0) return 0;
-  const text = typeof documentText === 'string' ? documentText.toLowerCase() : documentText.lower;
-  let missing = 0;
-  for (const name of names) if (!text.includes(name)) missing++;
-  return missing / names.size;
 }
 
 /**

@@ -7,6 +7,7 @@ import { scoreAnswer } from './answer-score.js';
 import type { ScoreAnswerOptions } from './answer-score.js';
 import { accuracyAndF1 } from './mmlongbench-score.js';
 import { DEFAULT_KS, percentile, retrievalScores } from './retrieval-metrics.js';
+import { calibrationMetrics } from './calibration-metrics.js';
 
 /** A prediction that carries its gold answer and scores (every line the eval runner writes). */
 export type ScoredPrediction = Prediction & { gold: PredictionGold; score: PredictionScore };
@@ -157,6 +158,7 @@ export function computeSystemMetrics(system: string, predictions: readonly Predi
     ...(options.label !== undefined ? { label: options.label } : {}),
     ...(options.ablationOf !== undefined ? { ablation_of: options.ablationOf } : {}),
     errors: predictions.length - ok.length,
+    ...(predictions.length > 0 ? { calibration: calibrationMetrics(predictions) } : {}),
     ...(judged.length > 0
       ? {
           judge: {

@@ -6,7 +6,7 @@ import { escapeHtml } from './html-escape.js';
 import { headlineK, percent, systemLabel } from './report-format.js';
 import { reportTables } from './report-tables.js';
 import type { ReportTable } from './report-tables.js';
-import { accuracyBySourceSvg, recallChartSvg } from './svg-charts.js';
+import { accuracyBySourceSvg, recallChartSvg, reliabilityDiagramSvg } from './svg-charts.js';
 
 /** The inline style sheet of the HTML reports. */
 export const REPORT_STYLE = `
@@ -95,6 +95,7 @@ export function renderHtmlReport(file: MetricsFile, predictions: readonly Scored
     '<div class="charts">',
     `<figure class="chart"><figcaption>Evidence-page recall@k</figcaption>${recallChartSvg(file)}</figure>`,
     `<figure class="chart"><figcaption>Answer accuracy by evidence source</figcaption>${accuracyBySourceSvg(file)}</figure>`,
+    ...(file.systems.some((m) => m.calibration !== undefined) ? [`<figure class="chart"><figcaption>Reliability diagram (share right against confidence)</figcaption>${reliabilityDiagramSvg(file)}</figure>`] : []),
     '</div>',
     ...reportTables(file).map(tableHtml),
     questionsTable(file, predictions),

@@ -80,6 +80,33 @@ export function reportTables(file: MetricsFile): ReportTable[] {
       rows: keys.filter((key) => file.systems.some((m) => (breakdownGroup(m, breakdown, key)?.n_retrieval ?? 0) > 0)).map((key) => [key, ...file.systems.map((m) => retrieval(breakdownGroup(m, breakdown, key), k))]),
     });
   }
+  const calibrated = file.systems.filter((m) => m.calibration !== undefined);
+  if (calibrated.length > 0) {
+    tables.push({
+      id: 'calibration',
+      title: 'Confidence and abstention',
+      headers: ['System', 'ECE', 'AUROC (right vs wrong)', 'Brier', 'Unanswerable declined', 'Answerable declined'],
+      rows: calibrated.map((m) => {
+        const c = m.calibration!;
+        return [systemLabel(m), c.ece.toFixed(3), c.auroc === null ? '–' : c.auroc.toFixed(3), c.brier.toFixed(3), percent(c.unanswerable_declined ?? undefined), percent(c.answerable_declined ?? undefined)];
+      }),
+      note: 'A prediction is right when its rule score is at least 0.5. ECE: the size-weighted gap between accuracy and mean confidence over ten equal-width confidence bins (0 = confidence means what it says). AUROC: the chance that a right output has the higher confidence. Declined: answered "Not answerable".',
+    });
+    const bins = calibrated[0]!.calibration!.bins;
+    tables.push({
+      id: 'reliability',
+      title: 'Reliability diagram',
+      headers: ['Confidence', ...calibrated.map(systemLabel)],
+      rows: bins.map((bin, i) => [
+        `${bin.lo.toFixed(1)}–${bin.hi.toFixed(1)}`,
+        ...calibrated.map((m) => {
+          const b = m.calibration!.bins[i];
+          return b && b.n > 0 && b.accuracy !== null && b.mean_confidence !== null ? `${percent(b.accuracy)} right at ${percent(b.mean_confidence)} (n=${b.n})` : '–';
+        }),
+      ]),
+      note: 'Per confidence bin: the share of outputs that were right, at the bin’s mean confidence. Calibrated confidence puts the two close together.',
+    });
+  }
   const groups = ablationGroups(file);
   if (groups.length > 0) {
     tables.push({

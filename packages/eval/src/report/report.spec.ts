@@ -6,7 +6,7 @@ import { sampleRun } from '../__fixtures__/sample-run.js';
 import type { EvaluationResult } from '../runner/run-evaluation.js';
 import { renderHtmlReport } from './html-report.js';
 import { renderMarkdownReport } from './markdown-report.js';
-import { accuracyBySourceSvg, recallChartSvg } from './svg-charts.js';
+import { accuracyBySourceSvg, recallChartSvg, reliabilityDiagramSvg } from './svg-charts.js';
 import { writeReports } from './write-reports.js';
 
 let dir: string;
@@ -32,6 +32,9 @@ describe('Markdown report', () => {
     expect(md).toMatch(/\| financial-statement \| 1 \| 100\.0% \| 100\.0% \| 100\.0% \|/);
     expect(md).toMatch(/## Accuracy by answer format/);
     expect(md).toMatch(/## Latency and cost\n/);
+    // Whether confidence means the chance of being right, and how often each system declined.
+    expect(md).toMatch(/## Confidence and abstention\n\n\| System \| ECE \| AUROC \(right vs wrong\) \| Brier \| Unanswerable declined \| Answerable declined \|/);
+    expect(md).toMatch(/## Reliability diagram\n/);
   });
 
   it('groups ablations under their base with deltas', async () => {
@@ -63,6 +66,16 @@ describe('HTML report', () => {
     expect(groups).toEqual(['text', 'table', 'chart', 'financial-statement', 'unanswerable']);
     expect(bars.match(/<rect data-bar/g)).toHaveLength(3 * groups.length);
     expect(bars).toContain('data-system="rag" data-value="0.0000"'); // a zero bar is still drawn (as a hairline)
+  });
+
+  it('draws a reliability diagram: the diagonal and, per system, one point per non-empty confidence bin', () => {
+    const svg = reliabilityDiagramSvg(result.metrics);
+    expect(svg).toContain('<line data-diagonal');
+    expect(svg.match(/<g data-series=/g)).toHaveLength(3);
+    const nonEmpty = result.metrics.systems.reduce((a, m) => a + m.calibration!.bins.filter((b) => b.n > 0).length, 0);
+    expect(svg.match(/<circle data-bin/g)).toHaveLength(nonEmpty);
+    expect(nonEmpty).toBeGreaterThan(0);
+    expect(renderHtmlReport(result.metrics, result.predictions as never)).toContain('data-chart="reliability"');
   });
 
   it('writeReports rewrites both files from metrics and predictions', async () => {

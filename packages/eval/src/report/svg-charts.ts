@@ -114,3 +114,47 @@ export function accuracyBySourceSvg(file: MetricsFile): string {
     '</svg>',
   ].join('');
 }
+
+/**
+ * Inline SVG reliability diagram: per system, the share of right outputs (y) against the mean confidence (x) of each
+ * non-empty confidence bin, over the diagonal of perfect calibration. Each system is a `<g data-series="<id>">` with one
+ * `<circle data-bin>` per bin (radius by the bin's size). Empty when no system has calibration metrics.
+ */
+export function reliabilityDiagramSvg(file: MetricsFile): string {
+  const systems = file.systems.map((m, i) => ({ m, i })).filter(({ m }) => m.calibration !== undefined);
+  if (systems.length === 0) return '';
+  const size = 300;
+  const left = 48;
+  const top = 16;
+  const legendWidth = legendWidthFor(systems.map(({ m }) => systemLabel(m)));
+  const width = left + size + legendWidth + 24;
+  const height = top + size + 48;
+  const xOf = (v: number): number => left + size * Math.min(1, Math.max(0, v));
+  const yOf = (v: number): number => top + size * (1 - Math.min(1, Math.max(0, v)));
+  const series = systems
+    .map(({ m, i }) => {
+      const c = m.calibration!;
+      const points = c.bins.filter((b) => b.n > 0 && b.mean_confidence !== null && b.accuracy !== null);
+      const circles = points
+        .map((b) => {
+          const r = 3 + 9 * Math.sqrt(b.n / Math.max(1, c.n));
+          return `<circle data-bin data-lo="${b.lo.toFixed(2)}" cx="${xOf(b.mean_confidence!).toFixed(1)}" cy="${yOf(b.accuracy!).toFixed(1)}" r="${r.toFixed(1)}" fill="${seriesColor(i)}" fill-opacity="0.7"><title>${escapeHtml(systemLabel(m))} · confidence ${b.lo.toFixed(1)}–${b.hi.toFixed(1)}: ${(b.accuracy! * 100).toFixed(1)}% right at ${(b.mean_confidence! * 100).toFixed(1)}% confidence (n=${b.n})</title></circle>`;
+        })
+        .join('');
+      const line = points.length > 1 ? `<polyline fill="none" stroke="${seriesColor(i)}" stroke-width="1.5" points="${points.map((b) => `${xOf(b.mean_confidence!).toFixed(1)},${yOf(b.accuracy!).toFixed(1)}`).join(' ')}"/>` : '';
+      return `<g data-series="${escapeHtml(m.system)}">${line}${circles}</g>`;
+    })
+    .join('');
+  const xTicks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<text x="${xOf(t)}" y="${top + size + 18}" text-anchor="middle" ${FONT}>${Math.round(t * 100)}%</text>`).join('');
+  return [
+    `<svg data-chart="reliability" role="img" aria-label="Reliability diagram: share right against confidence" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    yAxis(left, top, size, size),
+    `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + size}" stroke="#888"/>`,
+    `<line data-diagonal x1="${xOf(0)}" y1="${yOf(0)}" x2="${xOf(1)}" y2="${yOf(1)}" stroke="#999" stroke-dasharray="4 4"/>`,
+    xTicks,
+    `<text x="${left + size / 2}" y="${height - 6}" text-anchor="middle" ${FONT}>confidence</text>`,
+    series,
+    legend(systems.map(({ m }) => systemLabel(m)), left + size + 28, top + 12),
+    '</svg>',
+  ].join('');
+}
