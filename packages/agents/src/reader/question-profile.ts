@@ -1,6 +1,7 @@
 import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
 import { conceptsIn, DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
-import { extractSignals, operandSides, type OperandSides } from '../router/question-signals.js';
+import { analysisConcepts, analysisFor, analysisPack } from '../analysis/question-analysis.js';
+import type { OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
 import { sentenceSpans, wordTokens } from './text-spans.js';
 
@@ -73,21 +74,11 @@ const OPERATION_TERMS = new Set(
 
 const INSTRUCTION = /^(?:give|provide|answer|round|please|respond|express|use|using|assume|calculate|compute|note|show your|return|format)\b/i;
 
-function yearsIn(text: string): number[] {
-  const years = new Set<number>();
-  for (const m of text.matchAll(/\b(?:FY|fiscal(?:\s+year)?\s*)'?(\d{4}|\d{2})\b/gi)) {
-    const v = m[1]!.length === 2 ? 2000 + Number(m[1]) : Number(m[1]);
-    if (v >= 1900 && v <= 2099) years.add(v);
-  }
-  for (const m of text.matchAll(/(?<![\d.,$])\b(19\d{2}|20\d{2})\b(?![\d,.]\d|\s?%)/g)) years.add(Number(m[1]));
-  return [...years].sort((a, b) => a - b);
-}
-
 /**
  * @param quantity the question asks in a currency or scale (`in USD millions`) or names a reporting concept
  *   (`capital expenditure`): a quantity unless it asks who/which/where.
  */
-function detectKind(q: string, format: AnswerFormat | null, quantity: boolean): { kind: AnswerKind; countTarget?: CountTarget } {
+function detectKind(q: string, format: AnswerFormat | null, quantity: boolean, amountWords: RegExp | undefined): { kind: AnswerKind; countTarget?: CountTarget } {
   const lower = q.toLowerCase();
   const count = /\bhow many\b|\bthe number of\b|\bcount (?:of|the)\b/.test(lower);
   if (count) {
@@ -100,12 +91,12 @@ function detectKind(q: string, format: AnswerFormat | null, quantity: boolean): 
     return { kind: 'count' };
   }
   if (format === 'List' || /^\s*(?:list|name|enumerate|identify)\b|\bwhat are (?:the|all)\b|\bwhich (?:\w+ ){0,3}(?:are|were)\b/.test(lower)) return { kind: 'list' };
-  if (/^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(lower) && !/\bor\b/.test(lower)) return { kind: 'yes_no' };
+  if (/\banswer\W+yes\W+or\W+no\b/.test(lower) || (/^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b/.test(lower) && !/\bor\b/.test(lower))) return { kind: 'yes_no' };
   if (/\b(?:what|which|in what|in which)\s+(?:fiscal\s+|calendar\s+)?year\b/.test(lower)) return { kind: 'year' };
   if (/\b(?:what|which|on what)\s+(?:is the |was the )?date\b|\bwhen\b/.test(lower)) return { kind: 'date' };
   if (format === 'Int' || format === 'Float') return { kind: 'number' };
   if (
-    /\bhow (?:much|long|old|far|big|large|high|low)\b|%|\bpercent(?:age)?\b|\bratio\b|\brate\b|\bmargin\b|\bamount\b|\bvalue\b|\bgrowth\b|\bchange\b|\btotal\b|\baverage\b|\bprices?\b|\bcosts?\b|\bexpenses?\b|\bspending\b|\bfees?\b|\bsales\b|\brevenues?\b/.test(lower) &&
+    (/\bhow (?:much|long|old|far|big|large|high|low)\b|%|\bpercent(?:age)?\b|\bratio\b|\brate\b|\bmargin\b|\bamount\b|\bvalue\b|\bgrowth\b|\bchange\b|\btotal\b|\baverage\b|\bprices?\b|\bcosts?\b|\bexpenses?\b|\bspending\b|\bfees?\b/.test(lower) || (amountWords?.test(lower) ?? false)) &&
     !/^\s*(?:who|which|where)\b/.test(lower)
   ) {
     return { kind: 'number' };
@@ -147,34 +138,35 @@ export function weightedTerms(text: string): WeightedTerm[] {
 }
 
 /**
- * Reads a question for the extractive reader: answer kind and format (the router's `expected_format` wins),
+ * Reads a question for the extractive reader — a view of the question's one analysis (carried with the router's
+ * decision, else made here with the default pack): answer kind and format (the router's `expected_format` wins),
  * weighted content terms (instruction sentences such as "Give a response…" weigh 0.3), years (`FY2018`, `2018`),
- * units and the scale asked (`in USD millions`), operations, superlatives and named reporting concepts.
+ * units and the scale asked (`in USD millions`), operations, superlatives and named concepts of the domain pack.
  */
 export function profileQuestion(question: string, decision?: RouterDecision, concepts: readonly Concept[] = DEFAULT_CONCEPTS): QuestionProfile {
   const signals = decision?.signals;
   const expected = signals?.expected_format ?? null;
   const lowerQ = question.toLowerCase();
-  const matchedConcepts = conceptsIn(question, concepts);
+  // One reading of the question for router, planner and reader.
+  const read = analysisFor(question, decision);
+  const matchedConcepts = concepts === DEFAULT_CONCEPTS ? analysisConcepts(read) : conceptsIn(question, concepts);
   const quantity =
     matchedConcepts.length > 0 || /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£|\b(?:thousands|millions|billions)\b/.test(lowerQ);
-  const { kind, countTarget } = detectKind(question, expected, quantity);
+  const { kind, countTarget } = detectKind(question, expected, quantity, analysisPack(read).amountWords);
   const terms = weightedTerms(question);
   const lower = question.toLowerCase();
-  const years = [...new Set([...(signals?.years ?? []), ...yearsIn(question)])].sort((a, b) => a - b);
+  const years = [...new Set([...(signals?.years ?? []), ...read.years])].sort((a, b) => a - b);
   const units = (signals?.units ?? []).map((u) => u.toLowerCase());
   const wantsPercent = /%|\bpercent(?:age)?\b|\bpct\b/.test(lower) || units.some((u) => u === '%' || u.startsWith('percent'));
   const wantsCurrency = /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£/.test(lower) || units.some((u) => /^(?:\$|usd|eur|€|£|gbp|dollars?)$/.test(u));
-  const scaleWord = /\b(?:in|usd|\$|eur|dollars?)\s*(?:usd\s*|\$\s*)?(thousands|millions|billions)\b/i.exec(question)?.[1] ?? units.map((u) => scaleFromWord(u)).find(Boolean);
+  const scaleWord = read.scale ?? units.map((u) => scaleFromWord(u)).find(Boolean);
   const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
   const rateAsked = wantsPercent || /\b(?:margins?|rates?|ratios?|shares?\s+of|proportion|yield|returns?\s+on|growth|per\s+share|eps|multiple)\b/.test(lower);
   const wantsAmount = !rateAsked && (wantsCurrency || scale !== undefined || matchedConcepts.some((c) => !c.general));
-  // Operations and pages as the router reads them (one reading of the question for router, planner and reader).
-  const read = extractSignals(question);
   const operations = new Set<Operation>([...(signals?.operations ?? []), ...read.operations]);
-  const pages = [...new Set([...(signals?.page_hints ?? []), ...read.page_hints])].sort((a, b) => a - b);
+  const pages = [...new Set([...(signals?.page_hints ?? []), ...read.pages])].sort((a, b) => a - b);
   operations.delete('lookup');
-  const sides = operandSides(question);
+  const sides: OperandSides | undefined = read.operands ? { operation: read.operands.operation, sides: [read.operands.sides[0], read.operands.sides[1]] } : undefined;
   // "percent" is arithmetic only between two items ("A as a percentage of B"); else it names the unit asked.
   if (sides?.operation !== 'percent') operations.delete('percent');
   if (kind === 'count') operations.add('count');

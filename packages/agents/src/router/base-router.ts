@@ -1,12 +1,17 @@
 import { DocTreeError, RouterDecisionSchema, formatIssues } from '@doctree/schema';
-import type { DocTreeErrorCode, RouterDecision } from '@doctree/schema';
-import { questionConstraints } from './question-signals.js';
+import type { DocTreeErrorCode, QuestionAnalysis, RouterDecision } from '@doctree/schema';
+import type { CompiledDomainPack } from '@doctree/toolhub';
+import { analyzeQuestion, attachAnalysis, legacyDomainPack } from '../analysis/question-analysis.js';
 
 /** Per-call options of {@link BaseRouter.route}. */
 export interface RouteOptions {
   /** Pages of the document, when known (resolves "last page", flags hints beyond the end). */
   pageCount?: number;
   signal?: AbortSignal;
+  /** The domain pack of the document (default: the router's). */
+  pack?: CompiledDomainPack;
+  /** The question's analysis, when the caller made it (else the router analyses the question once, with the pack). */
+  analysis?: QuestionAnalysis;
 }
 
 /** Why a router fell back to its rule decision. */
@@ -38,6 +43,8 @@ export interface BaseRouterOptions {
   maxQuestionChars?: number;
   /** Called after each routing (tracing). Must not throw. */
   onRoute?: (record: RouteRecord) => void;
+  /** The domain pack questions are read with when a call names none. Default: the finance pack (as before packs). */
+  pack?: CompiledDomainPack;
 }
 
 /** Defaults of {@link BaseRouterOptions}. */
@@ -62,10 +69,15 @@ export const BASE_ROUTER_DEFAULTS = { maxQuestionChars: 4000 } as const satisfie
 export abstract class BaseRouter {
   /** Name reported in traces. */
   abstract readonly name: string;
-  readonly #options: Required<Pick<BaseRouterOptions, 'maxQuestionChars'>> & Pick<BaseRouterOptions, 'onRoute'>;
+  readonly #options: Required<Pick<BaseRouterOptions, 'maxQuestionChars'>> & Pick<BaseRouterOptions, 'onRoute' | 'pack'>;
 
   constructor(options: BaseRouterOptions = {}) {
     this.#options = { ...BASE_ROUTER_DEFAULTS, ...options };
+  }
+
+  /** The pack of calls that name none. */
+  protected get domainPack(): CompiledDomainPack {
+    return this.#options.pack ?? legacyDomainPack();
   }
 
   /** Routes a question: its type candidates, signals, risk and constraints. */
@@ -73,9 +85,14 @@ export abstract class BaseRouter {
     const text = this.#validate(question, options);
     throwIfCancelled(this.name, options.signal);
     const started = performance.now();
-    const outcome = await this._route(text, options);
+    const pack = options.pack ?? this.domainPack;
+    const analysis =
+      options.analysis?.question === text && options.analysis.pack === pack.name
+        ? options.analysis
+        : analyzeQuestion(text, { pack, ...(options.pageCount !== undefined ? { pageCount: options.pageCount } : {}) });
+    const outcome = await this._route(text, { ...options, pack, analysis });
     throwIfCancelled(this.name, options.signal);
-    const decision = withAliases(normalizeDecision(this.name, outcome?.decision), text);
+    const decision = attachAnalysis(withAliases(normalizeDecision(this.name, outcome?.decision), analysis), analysis);
     const record: RouteRecord = { router: this.name, question: text, decision, latencyMs: performance.now() - started };
     if (outcome.fallback !== undefined) record.fallback = outcome.fallback;
     try {
@@ -112,8 +129,9 @@ function throwIfCancelled(name: string, signal: AbortSignal | undefined): void {
 const sortedUnique = (values: readonly number[]): number[] => [...new Set(values)].sort((a, b) => a - b);
 
 /** Every router's decision carries the question's `alias:` and `item:` constraints, whoever decided. */
-function withAliases(decision: RouterDecision, question: string): RouterDecision {
-  const missing = questionConstraints(question).filter((c) => !decision.constraints.includes(c) && !(c.startsWith('item:') && decision.constraints.some((d) => d.startsWith('item:'))));
+function withAliases(decision: RouterDecision, analysis: QuestionAnalysis): RouterDecision {
+  const constraints = [...analysis.aliases.map((term) => `alias:${term}`), ...analysis.line_items.map((item) => `item:${item}`)];
+  const missing = constraints.filter((c) => !decision.constraints.includes(c) && !(c.startsWith('item:') && decision.constraints.some((d) => d.startsWith('item:'))));
   return missing.length > 0 ? { ...decision, constraints: [...decision.constraints, ...missing] } : decision;
 }
 

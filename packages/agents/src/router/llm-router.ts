@@ -1,6 +1,7 @@
 import { DocTreeError, RouterDecisionSchema, redactSecrets } from '@doctree/schema';
-import type { ChatModelClient, RouterDecision } from '@doctree/schema';
+import type { ChatModelClient, QuestionAnalysis, RouterDecision } from '@doctree/schema';
 
+import { analysisOf, attachAnalysis } from '../analysis/question-analysis.js';
 import { parseJsonReply } from '../llm/json-reply.js';
 import { fenceData } from '../llm/prompt-fence.js';
 import { BaseRouter } from './base-router.js';
@@ -82,6 +83,7 @@ export class LlmRouter extends BaseRouter {
           candidates: rules.candidates,
           signals: rules.signals,
           constraints: rules.constraints,
+          ...analysisHint(analysisOf(rules)),
         })}`
       : '';
     return [
@@ -91,7 +93,9 @@ export class LlmRouter extends BaseRouter {
   }
 
   protected async _route(question: string, options: RouteOptions): Promise<RouteOutcome> {
-    const rules = this.#options.rules.decide(question, options.pageCount !== undefined ? { pageCount: options.pageCount } : {});
+    const { pageCount, pack, analysis } = options;
+    const rules = this.#options.rules.decide(question, { ...(pageCount !== undefined ? { pageCount } : {}), ...(pack ? { pack } : {}), ...(analysis ? { analysis } : {}) });
+    if (analysis) attachAnalysis(rules, analysis);
     let reply: Awaited<ReturnType<ChatModelClient['chat']>>;
     try {
       reply = await this.#options.client.chat({
@@ -134,4 +138,18 @@ function merge(llm: Omit<RouterDecision, 'source'>, rules: RouterDecision): Rout
     },
     source: 'llm',
   };
+}
+
+/** What the question analysis adds to the rule signals in the model's hint (operands, items, scale, definitions…), compact. */
+function analysisHint(a: QuestionAnalysis | undefined): { analysis?: Record<string, unknown> } {
+  if (!a) return {};
+  const out: Record<string, unknown> = { pack: a.pack };
+  if (a.operands) out['operands'] = a.operands;
+  if (a.line_items.length > 0) out['line_items'] = a.line_items;
+  if (a.concepts.length > 0) out['concepts'] = a.concepts;
+  if (a.scale) out['scale'] = a.scale;
+  if (a.round !== undefined) out['round'] = a.round;
+  if (a.quarter) out['quarter'] = a.quarter;
+  if (a.definitions.length > 0) out['definitions'] = a.definitions;
+  return { analysis: out };
 }

@@ -1,9 +1,9 @@
-import type { QueryType, RouterDecision } from '@doctree/schema';
-import { conceptsIn } from '@doctree/toolhub';
+import type { QueryType, QuestionAnalysis, RouterDecision } from '@doctree/schema';
 
+import { analyzeQuestion } from '../analysis/question-analysis.js';
 import { BaseRouter, normalizeDecision } from './base-router.js';
 import type { BaseRouterOptions, RouteOptions, RouteOutcome } from './base-router.js';
-import { ARITHMETIC_OPERATIONS, extractSignals, operandSides } from './question-signals.js';
+import { ARITHMETIC_OPERATIONS, signalsFromAnalysis } from './question-signals.js';
 import type { QuestionSignals } from './question-signals.js';
 
 /** Options of {@link RuleRouter}. */
@@ -15,14 +15,12 @@ export interface RuleRouterOptions extends BaseRouterOptions {
 /** Defaults of {@link RuleRouterOptions}. */
 export const RULE_ROUTER_DEFAULTS = { minCandidateScore: 0.2 } as const satisfies RuleRouterOptions;
 
-const FINANCIAL_TERMS =
-  /\b(?:revenues?|net\s+sales|sales|income|earnings|eps|ebitda?|margins?|assets|liabilit(?:y|ies)|equity|cash|capex|capital\s+expenditures?|dividends?|debt|borrowings|expenses?|costs?\s+of|operating|gross|profit|loss|inventor(?:y|ies)|receivables?|payables?|depreciation|amortization|tax(?:es)?|interest|shares?\s+outstanding|buybacks?|repurchases?|free\s+cash\s+flow|working\s+capital|goodwill|impairment|segment|guidance|leverage|liquidity|return\s+on|r&d|research\s+and\s+development|spend(?:ing)?|capital|valuation|market\s+cap(?:italization)?|share\s+price|stock\s+price)(?![a-z])/i;
 const CHART_WORDS = /\b(?:charts?|graphs?|plots?|histograms?|axis|axes|curves?|legend|bars?|pie|lines?\s+(?:chart|graph|plot)|scatter|slope|peak|trend\s+line|y-axis|x-axis)\b/i;
 const COLOUR_WORDS = /\b(?:red|blue|green|yellow|orange|purple|grey|gray|black|white|pink|brown|colou?r(?:ed)?)\b/i;
 const COUNTABLE_VISUALS =
   /\bhow\s+many\s+(?:\w+\s+){0,3}?(?:figures?|images?|pictures?|photos?|photographs?|charts?|graphs?|plots?|tables?|diagrams?|illustrations?|icons?|logos?|screenshots?|maps?|drawings?|slides?|pages?|equations?|footnotes?|sections?|chapters?|subsections?|bullet\s+points?|hyperlinks?|urls?)\b|\bnumber\s+of\s+(?:figures|images|pictures|photos|charts|graphs|plots|tables|diagrams|pages|slides|sections|chapters)\b/i;
 /** Things counted inside pictures ("how many people are in the photo") — a figure count only in a visual context. */
-const COUNTABLE_THINGS = /\bhow\s+many\s+(?:\w+\s+){0,2}?(?:people|persons?|men|women|children|cars?|vehicles?|animals?|cats?|dogs?|birds?|items?|objects?|buildings?|trees?)\b/i;
+const COUNTABLE_THINGS = /\bhow\s+many\s+(?:\w+\s+){0,2}?(?:people|persons?|men|women|children|cars?|vehicles?|animals?|birds?|items?|objects?|buildings?|trees?)\b/i;
 const VISUAL_CONTEXT =
   /\b(?:in|on|within|inside|of|shown\s+in|depicted\s+in|visible\s+in)\s+(?:the\s+|this\s+|that\s+|each\s+|all\s+)?(?:\w+\s+){0,2}?(?:images?|pictures?|photos?|photographs?|figures?|charts?|diagrams?|illustrations?|drawings?|maps?|cover|slides?|screenshots?)\b/i;
 const LAYOUT_WORDS =
@@ -33,7 +31,7 @@ const CONJUNCTION_QUESTION = /\?\s*\S.*\?|\band\s+(?:what|which|how|who|when|whe
 const RATIO_OF_TWO = /\bratio\s+of\s+.+\s+to\s+|\b\w+[\s-]+to[\s-]+\w+\s+ratio\b|\bdifference\s+between\s+.+\s+and\s+|\bcompare\s+.+\s+(?:and|with|to|versus|vs\.?)\s+/i;
 
 /** Raw evidence points of each query type for a question (lookup is the always-present baseline). */
-function typeEvidence(question: string, s: QuestionSignals, pageCount: number | undefined): Record<QueryType, number> {
+function typeEvidence(question: string, s: QuestionSignals, a: QuestionAnalysis, pageCount: number | undefined): Record<QueryType, number> {
   const kinds = new Set(s.objects.map((o) => o.kind));
   const labelled = s.objects.filter((o) => o.label !== undefined);
   const arithmetic = s.operations.filter((op) => ARITHMETIC_OPERATIONS.has(op));
@@ -46,8 +44,8 @@ function typeEvidence(question: string, s: QuestionSignals, pageCount: number | 
   if (kinds.has('table')) points.table_number += 1.5;
   if (s.units.some((u) => ['$', '€', '£', '¥', 'RMB', 'millions', 'billions', 'thousands', 'bps'].includes(u))) points.table_number += 1;
   else if (s.units.includes('%')) points.table_number += 0.5;
-  // Financial vocabulary, or a reporting concept named in any of its wordings ("purchases of PP&E").
-  if (FINANCIAL_TERMS.test(question) || conceptsIn(question).some((c) => !c.general)) points.table_number += 1;
+  // The pack's words of reported quantities, or one of its concepts named in any of its wordings ("purchases of PP&E").
+  if (a.domain_quantity) points.table_number += 1;
   if (arithmetic.length > 0) points.table_number += 0.5;
   if (s.years.length > 0 && points.table_number > 0) points.table_number += 0.5;
   if (/\bhow\s+much\b/i.test(question) && points.table_number > 0) points.table_number += 0.5;
@@ -78,7 +76,7 @@ function typeEvidence(question: string, s: QuestionSignals, pageCount: number | 
   // multi_hop: several operations, several years compared, two metrics, chained questions.
   if (nonLookup.length >= 2) points.multi_hop += 1;
   if (s.years.length >= 2 && s.operations.some((op) => ['compare', 'difference', 'percent_change', 'trend', 'ratio', 'average', 'sum'].includes(op))) points.multi_hop += 1;
-  if (RATIO_OF_TWO.test(question) || operandSides(question) !== undefined) points.multi_hop += 1;
+  if (RATIO_OF_TWO.test(question) || a.operands !== undefined) points.multi_hop += 1;
   if (CONJUNCTION_QUESTION.test(question)) points.multi_hop += 1;
   if (labelled.length >= 2 || s.page_hints.length >= 2) points.multi_hop += 0.5;
   if (s.operations.includes('compare')) points.multi_hop += 0.5;
@@ -116,10 +114,15 @@ export class RuleRouter extends BaseRouter {
     this.#minCandidateScore = minCandidateScore;
   }
 
-  /** The rule decision, synchronously (also the fallback of the LLM router). The question should be trimmed. */
-  decide(question: string, options: Pick<RouteOptions, 'pageCount'> = {}): RouterDecision {
-    const s = extractSignals(question, options);
-    const points = typeEvidence(question, s, options.pageCount);
+  /**
+   * The rule decision, synchronously (also the fallback of the LLM router). The question should be trimmed. Reads the
+   * question's analysis (given, or computed with the call's pack, else the router's).
+   */
+  decide(question: string, options: Pick<RouteOptions, 'pageCount' | 'pack' | 'analysis'> = {}): RouterDecision {
+    const pack = options.pack ?? this.domainPack;
+    const a = options.analysis ?? analyzeQuestion(question, { pack, ...(options.pageCount !== undefined ? { pageCount: options.pageCount } : {}) });
+    const s = signalsFromAnalysis(a);
+    const points = typeEvidence(question, s, a, options.pageCount);
     const scored = (Object.entries(points) as Array<[QueryType, number]>)
       .map(([type, p]) => ({ type, score: squash(p) }))
       .filter((c) => c.type === 'lookup' || c.score >= this.#minCandidateScore)
@@ -154,7 +157,7 @@ export class RuleRouter extends BaseRouter {
       },
       risk: { level: high ? 'high' : reasons.length > 0 ? 'medium' : 'low', reasons },
       constraints: s.constraints,
-      sub_questions: subQuestions(question, s, scored.some((c) => c.type === 'multi_hop' && c.score >= 0.5)),
+      sub_questions: subQuestions(question, s, a, scored.some((c) => c.type === 'multi_hop' && c.score >= 0.5)),
       confidence,
       source: 'rules',
     });
@@ -171,12 +174,12 @@ const OPERATION_WORDS = new Set(
 );
 
 /** Sub-questions of a multi-hop question: its separate questions, the two sides of a ratio / difference / comparison, or one per year. */
-function subQuestions(question: string, s: QuestionSignals, multiHop: boolean): string[] {
+function subQuestions(question: string, s: QuestionSignals, a: QuestionAnalysis, multiHop: boolean): string[] {
   if (!multiHop) return [];
   const parts = (question.match(/[^?]+\?/g) ?? []).map((p) => p.trim()).filter((p) => p.length > 1);
   if (parts.length >= 2) return parts;
   const years = s.years.length > 0 ? ` in ${s.years.join(' and ')}` : '';
-  const two = operandSides(question);
+  const two = a.operands;
   if (two) return two.sides.map((side) => `What is ${side}${side.includes(String(s.years[0] ?? '@')) ? '' : years}?`);
   const topic = s.keywords.filter((k) => !OPERATION_WORDS.has(k)).slice(0, 5).join(' ');
   if (s.years.length >= 2 && topic !== '') return s.years.map((y) => `What is the ${topic} in ${y}?`);
