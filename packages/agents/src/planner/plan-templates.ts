@@ -1,5 +1,6 @@
 import type { Operation, PlanFallback, PlanStage, PlanStep, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
 
+import { analysisOf, analysisPack, legacyDomainPack } from '../analysis/question-analysis.js';
 import { ARITHMETIC_OPERATIONS } from '../router/question-signals.js';
 
 /** What the templates may use besides the decision. */
@@ -22,17 +23,15 @@ const CHARTS = 'chart_index.search';
 const PAGES = 'page_locator.locate';
 
 /**
- * Names and synonyms of financial statements, added to searches (question rewriting, seed 000 §4). A Map: it is looked
- * up with the router's object texts, which an LLM router writes freely (`constructor` must find nothing).
+ * Row words of a statement (named source) the question names, added to searches (question rewriting, seed 000 §4):
+ * the `rows` of the statement in the domain pack the question was analysed with (the finance pack without one).
+ * Looked up by name in a list: the router's object texts, which an LLM router writes freely, are never object keys.
  */
-const STATEMENT_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['cash flow statement', ['statement of cash flows', 'cash flows from operating activities']],
-  ['balance sheet', ['statement of financial position', 'total assets', 'total liabilities']],
-  ['income statement', ['statement of operations', 'statement of income', 'net income']],
-  ['statement of comprehensive income', ['comprehensive income']],
-  ["statement of shareholders' equity", ["stockholders' equity", "shareholders' equity"]],
-  ['notes to the financial statements', ['notes to consolidated financial statements']],
-]);
+function statementRows(decision: RouterDecision, name: string): readonly string[] {
+  const analysis = analysisOf(decision);
+  const pack = analysis ? analysisPack(analysis) : legacyDomainPack();
+  return pack.statements.find((st) => st.name === name)?.rows ?? [];
+}
 
 /** Facts of the decision every template uses. */
 interface Facts {
@@ -62,7 +61,7 @@ function facts(decision: RouterDecision): Facts {
   const s = decision.signals;
   const labels = s.objects.flatMap((o) => (o.label !== undefined ? [o.label] : []));
   const statements = s.objects.filter((o) => o.kind === 'statement').map((o) => o.text);
-  const synonyms = statements.flatMap((st) => STATEMENT_SYNONYMS.get(st) ?? []);
+  const synonyms = statements.flatMap((st) => statementRows(decision, st));
   const kinds = new Set(s.objects.map((o) => o.kind));
   const countedRoles = [...(kinds.has('table') ? ['table'] : []), ...(kinds.has('chart') ? ['chart', 'image'] : []), ...(kinds.has('figure') ? ['image', 'chart'] : [])];
   const section = s.objects.find((o) => o.kind === 'section');
