@@ -6,7 +6,29 @@ import { hitsOf } from './plan-variables.js';
  * What {@link adaptStepArgs} decided: call the tool with these arguments (and, for a computation, the nodes its
  * operands came from), or skip the step and why.
  */
-export type AdaptedStep = { args: Record<string, unknown>; operandNodes?: string[]; operandCells?: ComputedOperand[] } | { skip: string };
+export type AdaptedStep =
+  | { args: Record<string, unknown>; operandNodes?: string[]; operandCells?: ComputedOperand[]; formula?: string; operands?: FormulaOperandTrace[] }
+  | { skip: string };
+
+/** One operand value of a formula computation as the trace shows it: the line item, its cell, year, page and node. */
+export interface FormulaOperandTrace {
+  /** Variable of the formula (`A`, `A0`). */
+  name: string;
+  /** The line item the question names. */
+  item: string;
+  /** The row label as written in the table. */
+  label: string;
+  /** The value used (an average of `cells` for an average balance). */
+  value: number;
+  year?: number;
+  /** Column label(s) of the cell(s). */
+  column: string;
+  /** The cell(s) as written. */
+  raw: string;
+  /** 1-based page of the table. */
+  page?: number;
+  node_id: string;
+}
 
 /** Node ids a saved operand value came from: hits, regions, per-figure counts, an extraction's table. */
 function operandNodesOf(value: unknown): string[] {
@@ -133,6 +155,101 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
   return { args: { expression, variables, ...precision }, operandNodes: operandNodesOf(args['operands']), ...(operandCells.length === operands.length ? { operandCells } : {}) };
 }
 
+/** One input of a formula step: the operand's name, line item, years, reduction and its saved `extract.column` result. */
+interface FormulaInput {
+  name: string;
+  phrase: string;
+  years: number[];
+  reduce: 'value' | 'average' | 'each';
+  cells: unknown;
+}
+
+function formulaInputsOf(value: unknown): FormulaInput[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: FormulaInput[] = [];
+  for (const v of value) {
+    if (v === null || typeof v !== 'object') return undefined;
+    const i = v as Record<string, unknown>;
+    if (typeof i['name'] !== 'string' || !/^[A-Za-z][A-Za-z0-9_]{0,15}$/.test(i['name'])) return undefined;
+    const reduce = i['reduce'] === 'average' || i['reduce'] === 'each' ? i['reduce'] : 'value';
+    const years = Array.isArray(i['years']) ? i['years'].filter((y): y is number => typeof y === 'number') : [];
+    out.push({ name: i['name'], phrase: typeof i['phrase'] === 'string' ? i['phrase'] : i['name'], years, reduce, cells: i['cells'] });
+  }
+  return out;
+}
+
+/**
+ * The `compute.eval` arguments of a formula step (`{ expression, inputs: [{ name, phrase, years, reduce, cells }] }`,
+ * the planner's form for a computation whose operands were each extracted on their own): each operand's cells of the
+ * years asked — one cell (`A`), the mean of the years' cells (an average balance, `A`), or one variable per year
+ * oldest first (`A0`, `A1`) — outflows shown as negatives taken by their amounts. Skipped, with the reason, when an
+ * operand or one of its years was not found.
+ */
+export function computeArgsFromFormula(args: Readonly<Record<string, unknown>>, inputs: readonly FormulaInput[]): AdaptedStep {
+  const expression = typeof args['expression'] === 'string' ? args['expression'] : '';
+  if (expression === '') return { skip: 'no formula to compute' };
+  const precision = typeof args['round'] === 'number' ? { precision: args['round'] } : {};
+  const variables: Record<string, { value: number; unit: string | null; percent: boolean; scale: string | null }> = {};
+  const traced: FormulaOperandTrace[] = [];
+  const cells: ComputedOperand[] = [];
+  const nodes: string[] = [];
+  for (const input of inputs) {
+    const data = input.cells as Partial<ExtractColumnData> | undefined;
+    if (data === undefined || data === null || typeof data !== 'object' || !Array.isArray(data.cells) || typeof data.node_id !== 'string') return { skip: `no cells for ${input.name} (${input.phrase})` };
+    const nodeId = data.node_id;
+    const found = operandsOf(data).filter((o) => o.cell !== undefined);
+    if (found.length === 0) return { skip: `no number for ${input.name} (${input.phrase}) in ${nodeId}` };
+    let chosen: Operand[];
+    if (input.years.length === 0) chosen = [found[0]!];
+    else {
+      chosen = [];
+      for (const year of input.years) {
+        const cell = found.find((o) => o.year === year);
+        if (!cell) return { skip: `no ${year} value for ${input.name} (${input.phrase}) in ${nodeId}` };
+        chosen.push(cell);
+      }
+      if (input.reduce === 'value') chosen = chosen.slice(-1);
+    }
+    // Outflows shown as negatives (`(1,577)` for purchases of PP&E) count by their amounts.
+    if (chosen.every((o) => o.value < 0 && isOutflowLabel(o.cell!.row))) chosen = chosen.map((o) => ({ ...o, value: -o.value, cell: { ...o.cell!, value: -o.value } }));
+    const quantity = (o: Operand, value = o.value) => ({ value, unit: o.unit, percent: o.percent, scale: o.scale });
+    const page = typeof data.page === 'number' ? { page: data.page } : {};
+    const record = (name: string, group: Operand[], value: number): void => {
+      const years = group.flatMap((o) => (o.year !== undefined ? [o.year] : []));
+      traced.push({
+        name,
+        item: input.phrase,
+        label: group[0]!.cell!.row,
+        value,
+        ...(years.length === 1 ? { year: years[0]! } : {}),
+        column: group.map((o) => o.cell!.column).join(' | '),
+        raw: group.map((o) => o.cell!.raw).join(' | '),
+        ...page,
+        node_id: nodeId,
+      });
+    };
+    if (input.reduce === 'each') {
+      chosen.forEach((o, i) => {
+        variables[`${input.name}${i}`] = quantity(o);
+        record(`${input.name}${i}`, [o], o.value);
+      });
+    } else {
+      const value = chosen.reduce((sum, o) => sum + o.value, 0) / chosen.length;
+      variables[input.name] = quantity(chosen[0]!, value);
+      record(input.name, chosen, value);
+    }
+    cells.push(...chosen.map((o) => o.cell!));
+    if (!nodes.includes(nodeId)) nodes.push(nodeId);
+  }
+  return {
+    args: { expression, variables, ...precision },
+    operandNodes: nodes,
+    operandCells: cells,
+    ...(typeof args['formula'] === 'string' ? { formula: args['formula'] } : {}),
+    operands: traced,
+  };
+}
+
 /** The section a node id names: the node itself when it is a section, else the section holding it. */
 function sectionIdOf(nav: DocNavigator, nodeId: string): string | undefined {
   const node = nav.node(nodeId);
@@ -154,15 +271,25 @@ function firstSection(nav: DocNavigator, hits: readonly Hit[]): string | undefin
 
 /**
  * Turns a plan step's resolved arguments into the arguments its tool card takes, where the planner writes them in
- * its own terms: `compute.eval` from `{ operation, operands }`, `rank.llm` from `{ candidates, k }`,
+ * its own terms: `compute.eval` from `{ expression, inputs }` (a formula over operands extracted one by one, see
+ * {@link computeArgsFromFormula}) or `{ operation, operands }`, `extract.column` from candidate tables given as hits, `rank.llm` from `{ candidates, k }`,
  * `extract.heading_first` and `structure.children` from hit lists or a non-section node (its section), and hit lists
  * of `structure.expand` / `pack.mmr_knapsack` given as saved tool results. A step that cannot run (nothing to
  * compute, no section, no candidates) is skipped with the reason.
  */
 export function adaptStepArgs(tool: string, args: Readonly<Record<string, unknown>>, nav: DocNavigator): AdaptedStep {
   switch (tool) {
-    case 'compute.eval':
+    case 'compute.eval': {
+      const inputs = formulaInputsOf(args['inputs']);
+      if (inputs !== undefined) return computeArgsFromFormula(args, inputs);
       return typeof args['expression'] === 'string' ? { args: { ...args } } : computeArgsFromOperation(args);
+    }
+    case 'extract.column': {
+      if (args['tables'] === undefined || (Array.isArray(args['tables']) && args['tables'].length > 0 && args['tables'].every((t) => typeof t === 'string'))) return { args: { ...args } };
+      const tables = [...new Set((hitsOf(args['tables']) ?? []).filter((h) => nav.node(h.node_id)?.role === 'table').map((h) => h.node_id))].slice(0, 10);
+      if (tables.length === 0) return { skip: 'no table to read' };
+      return { args: { ...args, tables } };
+    }
     case 'rank.llm': {
       if (Array.isArray(args['hits'])) return { args: { ...args } };
       const hits = hitsOf(args['candidates']) ?? [];

@@ -93,11 +93,30 @@ export async function runPlanSteps(options: RunPlanStepsOptions): Promise<PlanSt
     const ok = result.status === 'ok';
     outcomes.push({ step_id: step.step_id, tool: step.tool, status: ok ? 'ok' : 'error', n_hits: result.hits.length, ...(result.error ? { note: `[${result.error.code}] ${result.error.message}` } : {}) });
     status.set(step.step_id, ok ? 'ok' : 'error');
+    if (ok && adapted.operands !== undefined) {
+      // A formula computation: the trace shows its operands (line item, row, value, year, page, node), formula and result.
+      const data = result.data as { text?: unknown; display_value?: unknown } | undefined;
+      const computed = { formula: adapted.formula ?? String(adapted.args['expression']), expression: adapted.args['expression'], operands: adapted.operands, result: data?.display_value, text: data?.text };
+      hub.trace.record({
+        type: 'plan',
+        message: `step ${step.step_id} computed ${computed.formula} = ${String(data?.text ?? data?.display_value)} from ${adapted.operands.map((o) => `${o.name} "${o.label}"${o.year !== undefined ? ` ${o.year}` : ''} = ${o.raw} (p.${o.page ?? '?'}, ${o.node_id})`).join('; ')}`,
+        data: { step: step.step_id, tool: step.tool, compute: computed },
+      });
+    }
     if (ok && step.save_as !== undefined) {
       const saved = savedValue(result);
       variables.set(
         step.save_as,
-        adapted.operandNodes ? { ...saved, operand_nodes: adapted.operandNodes, operation: step.args['operation'], ...(adapted.operandCells ? { operand_cells: adapted.operandCells } : {}) } : saved,
+        adapted.operandNodes
+          ? {
+              ...saved,
+              operand_nodes: adapted.operandNodes,
+              operation: step.args['operation'],
+              ...(adapted.operandCells ? { operand_cells: adapted.operandCells } : {}),
+              ...(adapted.formula !== undefined ? { formula: adapted.formula } : {}),
+              ...(adapted.operands !== undefined ? { operands: adapted.operands } : {}),
+            }
+          : saved,
       );
     }
     if (EXTRACT_TOOLS.has(step.tool) && (!ok || isEmptyExtraction(step.tool, result))) flags.add('extract_empty');

@@ -36,7 +36,7 @@ describe('computationSpec', () => {
     expect(growth).toMatchObject({ operation: 'percent_change', expression: 'percent_change(A0, A1)', percent: true });
     expect(growth?.operands).toEqual([{ name: 'A', phrase: 'total revenue', years: [2019, 2020], reduce: 'each' }]);
     const cagr = computationSpec({ question: 'What is the CAGR of unit sales from 2012 to 2016?', operations: ['percent_change'], years: [2012, 2016] });
-    expect(cagr).toMatchObject({ operation: 'cagr', expression: 'cagr(A0, A1, 4)' });
+    expect(cagr).toMatchObject({ operation: 'percent_change', expression: 'cagr(A0, A1, 4)', formula: '(A1 / A0)^(1/4) - 1' });
   });
 
   it('gathers the two line items of a ratio as two operands', () => {

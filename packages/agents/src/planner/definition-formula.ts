@@ -22,10 +22,10 @@ export interface FormulaOperand {
 /** What the plan computes and from which operands. */
 export interface ComputationSpec {
   /**
-   * The operation, as the reader knows it: `ratio`, `percent`, `difference`, `sum`, `average`, `percent_change`,
-   * `cagr`, or `formula` (a formula the question defines).
+   * The operation, as the reader knows it: `ratio`, `percent`, `difference`, `sum`, `average`, `percent_change` (a
+   * CAGR too: a compound rate over more than one year), or `formula` (a formula the question defines).
    */
-  operation: 'ratio' | 'percent' | 'difference' | 'sum' | 'average' | 'percent_change' | 'cagr' | 'formula';
+  operation: 'ratio' | 'percent' | 'difference' | 'sum' | 'average' | 'percent_change' | 'formula';
   /** The formula as people read it (`A / B`, `(B1 - B0) / B0`). */
   formula: string;
   /** The `compute.eval` expression over the operands' variables (`ratio(A, B)`, `percent_change(A0, A1)`). */
@@ -211,7 +211,7 @@ export function computationSpec(input: ComputationSpecInput): ComputationSpec | 
   const span = compared[compared.length - 1]! - compared[0]!;
   if (op === 'percent_change') {
     if (/\bcagr\b|\bcompound/i.test(question) && span > 1) {
-      return { operation: 'cagr', formula: `(${last} / ${first})^(1/${span}) - 1`, expression: `cagr(${first}, ${last}, ${span})`, operands: [operand], percent: true };
+      return { operation: 'percent_change', formula: `(${last} / ${first})^(1/${span}) - 1`, expression: `cagr(${first}, ${last}, ${span})`, operands: [operand], percent: true };
     }
     return { operation: 'percent_change', formula: `(${last} - ${first}) / ${first}`, expression: `percent_change(${first}, ${last})`, operands: [operand], percent: true };
   }

@@ -2,6 +2,7 @@ import type { Operation, PlanFallback, PlanStage, PlanStep, QueryType, RouterDec
 
 import { analysisOf, analysisPack, legacyDomainPack } from '../analysis/question-analysis.js';
 import { ARITHMETIC_OPERATIONS } from '../router/question-signals.js';
+import { computationSpec, type ComputationSpec } from './definition-formula.js';
 
 /** What the templates may use besides the decision. */
 export interface TemplateSettings {
@@ -11,6 +12,8 @@ export interface TemplateSettings {
   vlm: boolean;
   /** Rerank the expanded candidates with `rank.llm` before packing (a chat model is configured). */
   rankWithLlm: boolean;
+  /** The question as asked: its computation (operands, formula) is read from it ({@link computationSpec}). */
+  question?: string;
 }
 
 /** Input form of a plan (defaults of the schema not yet applied). */
@@ -103,6 +106,55 @@ function arithmeticOf(decision: RouterDecision): Operation[] {
   return decision.signals.operations.filter((op) => ARITHMETIC_OPERATIONS.has(op) && (twoItems || (op !== 'percent' && op !== 'ratio')));
 }
 
+/** Least share of an operand phrase's words its row must hold (an operand is one line item, named by the question). */
+const OPERAND_MIN_MATCH = 0.5;
+
+/** The computation the question asks for, when the templates know the question. */
+function specOf(d: RouterDecision, s: TemplateSettings): ComputationSpec | undefined {
+  return s.question !== undefined ? computationSpec({ question: s.question, operations: d.signals.operations, years: d.signals.years }) : undefined;
+}
+
+/**
+ * Steps that gather each operand of a computation with its own table search and extraction (its own support), then
+ * compute the formula over them: `Q<name>` (`table_index.search` for the operand's line item and years), `E<name>`
+ * (`extract.column` on the best-fitting of those tables, the operand's row only) and `CMP` (`compute.eval` with the
+ * formula, saved as `VALUE`).
+ */
+function computeSteps(spec: ComputationSpec, f: Facts): PlanStep[] {
+  const steps: PlanStep[] = [];
+  for (const operand of spec.operands) {
+    steps.push({
+      step_id: `Q${operand.name}`,
+      tool: TABLES,
+      args: { query: [operand.phrase, ...f.statements].join(' '), k: 5, ...(operand.years.length > 0 ? { years: operand.years } : {}), ...(f.pages.length > 0 ? { pages: f.pages, page_window: 1 } : {}) },
+      save_as: `OPTABLES_${operand.name}`,
+      depends_on: [],
+    });
+    steps.push({
+      step_id: `E${operand.name}`,
+      tool: 'extract.column',
+      args: { tables: `$OPTABLES_${operand.name}.hits`, rows: [operand.phrase], best_row_only: true, min_match: OPERAND_MIN_MATCH, ...(operand.years.length > 0 ? { years: operand.years } : {}) },
+      save_as: `OP_${operand.name}`,
+      depends_on: [`Q${operand.name}`],
+    });
+  }
+  steps.push({
+    step_id: 'CMP',
+    tool: 'compute.eval',
+    args: {
+      operation: spec.operation,
+      formula: spec.formula,
+      expression: spec.expression,
+      percent: spec.percent,
+      inputs: spec.operands.map((o) => ({ name: o.name, phrase: o.phrase, years: o.years, reduce: o.reduce, cells: `$OP_${o.name}` })),
+      ...(f.round !== undefined ? { round: f.round } : {}),
+    },
+    save_as: 'VALUE',
+    depends_on: spec.operands.map((o) => `E${o.name}`),
+  });
+  return steps;
+}
+
 const withTerms = (stage: PlanStage, terms: readonly string[]): PlanStage => (terms.length > 0 ? { ...stage, query_terms: [...terms] } : stage);
 
 /** Page stage for questions that name pages: the pages themselves first (printed page labels are looked up too). */
@@ -149,10 +201,11 @@ const final = (f: Facts): StrategyPlan['final'] => ({ answer_var: 'ANS', format:
 function lookup(d: RouterDecision, s: TemplateSettings): PlanInput {
   const f = facts(d);
   const pages = pageStage(f);
+  const spec = specOf(d, s);
   return {
     template: 'lookup',
     stages: [...pages, ...twoHop(f, { methods: [BM25, DENSE] }, { methods: [BM25, DENSE] }, pages.length > 0)],
-    steps: [...rankStep(s), ...readerAndJudge(f)],
+    steps: spec ? [...computeSteps(spec, f), ...rankStep(s), ...readerAndJudge(f, { computed: '$VALUE' }, ['CMP'])] : [...rankStep(s), ...readerAndJudge(f)],
     rerank: { fuse: 'RRF', features: ['title', 'path', 'label', 'year', 'unit', 'page', 'same_section', 'intent'], diversify_by: 'section' },
     pack: { mmr_lambda: 0.72, ctx_tokens: s.ctxTokens, per_page_limit: 2, attach: ['heading_path', 'caption'] },
     coverage_gate: 0.5,
@@ -182,7 +235,9 @@ function tableNumber(d: RouterDecision, s: TemplateSettings): PlanInput {
       depends_on: ['T1'],
     },
   ];
-  if (f.arithmetic.length > 0) {
+  const spec = specOf(d, s);
+  if (spec) steps.push(...computeSteps(spec, f));
+  else if (f.arithmetic.length > 0) {
     steps.push({
       step_id: 'T3',
       tool: 'compute.eval',
@@ -191,14 +246,15 @@ function tableNumber(d: RouterDecision, s: TemplateSettings): PlanInput {
       depends_on: ['T2'],
     });
   }
-  const computed = f.arithmetic.length > 0 ? '$VALUE' : '$CELLS';
+  const computing = spec !== undefined || f.arithmetic.length > 0;
+  const computed = computing ? '$VALUE' : '$CELLS';
   return {
     template: 'table_number',
     stages: [
       ...pages,
       ...twoHop(f, { methods: [TABLES, BM25, DENSE], roles: ['section', 'table'] }, { methods: [TABLES, BM25], roles: ['table', 'paragraph'] }, pages.length > 0),
     ],
-    steps: [...steps, ...rankStep(s), ...readerAndJudge(f, { computed }, [f.arithmetic.length > 0 ? 'T3' : 'T2'])],
+    steps: [...steps, ...rankStep(s), ...readerAndJudge(f, { computed }, [spec ? 'CMP' : computing ? 'T3' : 'T2'])],
     rerank: { fuse: 'RRF', features: ['schema', 'label', 'unit', 'year', 'title', 'page', 'intent'], diversify_by: null },
     pack: { mmr_lambda: 0.72, ctx_tokens: s.ctxTokens, per_page_limit: 3, attach: ['caption', 'table_header', 'cells'] },
     coverage_gate: 0.6,
@@ -308,7 +364,9 @@ function multiHop(d: RouterDecision, s: TemplateSettings): PlanInput {
     steps.push({ step_id: 'X', tool: 'structure.expand', args: { hits: refs, parent: 1, siblings: 2 }, save_as: 'SUB_CANDIDATES', depends_on: ids });
     steps.push({ step_id: 'P', tool: 'pack.mmr_knapsack', args: { candidates: '$SUB_CANDIDATES', ctx_tokens: Math.round(s.ctxTokens / 2) }, save_as: 'SUB_PACK', depends_on: ['X'] });
   }
-  if (f.arithmetic.length > 0 && f.years.length > 0) {
+  const spec = specOf(d, s);
+  if (spec) steps.push(...computeSteps(spec, f));
+  else if (f.arithmetic.length > 0 && f.years.length > 0) {
     steps.push({ step_id: 'T1', tool: TABLES, args: { query: '$question', k: 5, years: f.years, ...(f.units.length > 0 ? { units: f.units } : {}) }, save_as: 'TABLES', depends_on: [] });
     steps.push({ step_id: 'T2', tool: 'extract.column', args: { node_id: '$TABLES.hits.0.node_id', ...(f.rowPhrases.length > 0 ? { rows: f.rowPhrases, best_row_only: true, min_match: ROW_MIN_MATCH } : {}), years: f.years }, save_as: 'CELLS', depends_on: ['T1'] });
     steps.push({ step_id: 'T3', tool: 'compute.eval', args: { operation: f.arithmetic[0]!, operands: '$CELLS', ...(f.round !== undefined ? { round: f.round } : {}) }, save_as: 'VALUE', depends_on: ['T2'] });
@@ -322,8 +380,8 @@ function multiHop(d: RouterDecision, s: TemplateSettings): PlanInput {
       ...rankStep(s),
       ...readerAndJudge(
         f,
-        { ...(subs.length > 0 ? { evidence: ['$pack', '$SUB_PACK'], sub_questions: subs } : {}), ...(before.includes('T3') ? { computed: '$VALUE' } : {}) },
-        before.filter((id) => id === 'P' || id === 'T3'),
+        { ...(subs.length > 0 ? { evidence: ['$pack', '$SUB_PACK'], sub_questions: subs } : {}), ...(before.includes('T3') || before.includes('CMP') ? { computed: '$VALUE' } : {}) },
+        before.filter((id) => id === 'P' || id === 'T3' || id === 'CMP'),
       ),
     ],
     rerank: { fuse: 'RRF', features: ['title', 'path', 'year', 'unit', 'label', 'same_section', 'intent'], diversify_by: 'section' },

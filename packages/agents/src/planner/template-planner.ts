@@ -73,33 +73,41 @@ export class TemplatePlanner extends BasePlanner {
     this.#settings = { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary };
   }
 
-  /** The plan of one template for a decision, alone (no secondary stages), checked. */
-  template(type: QueryType, decision: RouterDecision): StrategyPlan {
-    return checkPlan(withRanking(PLAN_TEMPLATES[type](decision, this.#templateSettings())), { knownTools: this.knownTools, planner: this.name });
+  /**
+   * The plan of one template for a decision, alone (no secondary stages), checked. With the question, a computation it
+   * asks for gathers its operands and computes (see `computationSpec`).
+   */
+  template(type: QueryType, decision: RouterDecision, question?: string): StrategyPlan {
+    return checkPlan(withRanking(PLAN_TEMPLATES[type](decision, this.#templateSettings(question))), { knownTools: this.knownTools, planner: this.name });
   }
 
-  /** The plan for a decision, synchronously (also the fallback of an LLM planner). */
-  planFor(decision: RouterDecision): StrategyPlan {
+  /**
+   * The plan for a decision, synchronously (also the fallback of an LLM planner). With the question, a computation it
+   * asks for (a defined formula, a ratio of two line items, a growth rate…) gathers each operand and computes.
+   */
+  planFor(decision: RouterDecision, question?: string): StrategyPlan {
     const s = this.#settings;
     if (s.singleTemplate) return this.template('lookup', blankDecision());
-    const primary = PLAN_TEMPLATES[decision.query_type](decision, this.#templateSettings());
+    const settings = this.#templateSettings(question);
+    const primary = PLAN_TEMPLATES[decision.query_type](decision, settings);
     const secondary = decision.candidates
       .filter((c) => c.type !== decision.query_type && c.type !== 'unanswerable' && c.score >= s.secondaryMinScore)
       .slice(0, s.maxSecondary);
-    const merged = secondary.reduce((plan, c) => mergeSecondary(plan, c.type, PLAN_TEMPLATES[c.type](decision, this.#templateSettings())), primary);
+    const merged = secondary.reduce((plan, c) => mergeSecondary(plan, c.type, PLAN_TEMPLATES[c.type](decision, settings)), primary);
     return checkPlan(withRanking(merged), { knownTools: this.knownTools, planner: this.name });
   }
 
-  protected async _plan(decision: RouterDecision, _options: PlanOptions): Promise<PlanOutcome> {
-    return { plan: this.planFor(decision) };
+  protected async _plan(decision: RouterDecision, options: PlanOptions): Promise<PlanOutcome> {
+    return { plan: this.planFor(decision, options.question) };
   }
 
-  #templateSettings(): TemplateSettings {
+  #templateSettings(question: string | undefined): TemplateSettings {
     const known = new Set(this.knownTools);
     return {
       ctxTokens: this.#settings.ctxTokens,
       vlm: this.#settings.vlm && known.has('vlm.answer') && known.has('vlm.count'),
       rankWithLlm: this.#settings.rankWithLlm && known.has('rank.llm'),
+      ...(question !== undefined ? { question } : {}),
     };
   }
 }

@@ -87,6 +87,40 @@ function matchScore(wanted: readonly string[], have: readonly string[]): number 
   return hit / wanted.length + 0.01 * (hit / union);
 }
 
+/** Rows of a grid matching a requested label at least `minMatch`, with their scores (see {@link extractCells}). */
+function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: string, minMatch: number): Array<{ i: number; score: number; extra: number }> {
+  const wanted = labelTermsOf(label);
+  const named = namedConcepts(label).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
+  return labelTerms
+    .map((terms, i) => {
+      // A row naming a concept of the label in the document's words ("Purchases of PP&E" for "capex") covers the
+      // words that named it; the label's other words still have to match.
+      const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
+      const have = covered.length > 0 ? [...terms, ...covered] : terms;
+      return { i, score: matchScore(wanted, have), extra: terms.filter((t) => !wanted.includes(t) && !covered.includes(t)).length };
+    })
+    .filter((s) => s.score >= minMatch);
+}
+
+/**
+ * How well a table answers a request, to choose among candidate tables: per requested row, its best row's share of
+ * the label's words, less a penalty for each word the row adds (a "total current liabilities" row is a worse "total
+ * liabilities" than a "Total liabilities" row elsewhere), plus the share of the requested years its columns hold.
+ */
+function tableFit(grid: TableGrid, rows: readonly string[], years: readonly number[], minMatch: number): number {
+  const labelTerms = grid.rowLabels.map(labelTermsOf);
+  let fit = 0;
+  for (const label of rows) {
+    const scored = scoreRows(grid, labelTerms, label, minMatch);
+    fit += scored.length === 0 ? 0 : Math.max(...scored.map((s) => Math.min(1, s.score) - EXTRA_WORD_PENALTY * s.extra));
+  }
+  const found = years.filter((y) => grid.columns.some((c) => findYears(c).includes(y))).length;
+  return fit / Math.max(1, rows.length) + (years.length > 0 ? found / years.length : 0);
+}
+
+/** What each word a row label adds to a requested label costs in {@link tableFit}. */
+const EXTRA_WORD_PENALTY = 0.15;
+
 /** Columns holding at least one number that is not the row's label. */
 function valueColumns(grid: TableGrid): number[] {
   const out: number[] = [];
@@ -113,16 +147,7 @@ export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {})
   const forRow = new Map<number, string>();
   if (options.rows && options.rows.length > 0) {
     for (const label of options.rows) {
-      const wanted = labelTermsOf(label);
-      const named = namedConcepts(label).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
-      const scored = labelTerms
-        .map((terms, i) => {
-          // A row naming a concept of the label in the document's words ("Purchases of PP&E" for "capex") covers the
-          // words that named it; the label's other words still have to match.
-          const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
-          return { i, score: matchScore(wanted, covered.length > 0 ? [...terms, ...covered] : terms) };
-        })
-        .filter((s) => s.score >= minMatch);
+      const scored = scoreRows(grid, labelTerms, label, minMatch);
       if (scored.length === 0) {
         missingRows.push(label);
         continue;
@@ -195,10 +220,28 @@ export function findTable(nav: DocNavigator, ref: string): DocTreeNode {
   return node;
 }
 
+/** The candidate table of `tables` that fits the request best (the first of ties: search order). */
+function bestTable(nav: DocNavigator, args: ExtractColumnArgs): DocTreeNode {
+  const tables = (args.tables ?? []).map((id) => nav.node(id)).filter((n): n is DocTreeNode => n !== undefined && n.role === 'table');
+  if (tables.length === 0) throw new DocTreeError('TOOL_ARGS_INVALID', `none of ${JSON.stringify(args.tables ?? [])} is a table of document ${nav.docId}`);
+  let best = tables[0]!;
+  let bestFit = Number.NEGATIVE_INFINITY;
+  for (const node of tables) {
+    const fit = tableFit(nav.table(node), args.rows ?? [], args.years ?? [], args.min_match);
+    if (fit > bestFit + 1e-9) [best, bestFit] = [node, fit];
+  }
+  return best;
+}
+
 /** Arguments of `extract.column`. */
 export const ExtractColumnArgsSchema = z.object({
   /** Table node id (`tab_1`) or label (`Table 1`). */
-  node_id: z.string().min(1),
+  node_id: z.string().min(1).optional(),
+  /**
+   * Candidate tables (node ids, e.g. a table search's hits, best first) when `node_id` is not given: the one whose rows
+   * match the requested labels most exactly and whose columns hold the requested years is read (see {@link tableFit}).
+   */
+  tables: z.array(z.string().min(1)).min(1).max(20).optional(),
   /** Row labels to find; none = all rows with values. */
   rows: z.array(z.string().min(1)).max(50).optional(),
   /** Column labels to find; none = all value columns (unless `years` is given). */
@@ -209,7 +252,7 @@ export const ExtractColumnArgsSchema = z.object({
   min_match: z.number().min(0).max(1).default(EXTRACT_CELLS_DEFAULTS.minMatch),
   /** Keep only the best-matching row of each requested row label (`rows` as alternative wordings of one line item each). */
   best_row_only: z.boolean().default(EXTRACT_CELLS_DEFAULTS.bestRowOnly),
-});
+}).refine((a) => a.node_id !== undefined || a.tables !== undefined, { message: 'give node_id or tables' });
 /** Parsed {@link ExtractColumnArgsSchema}. */
 export type ExtractColumnArgs = z.infer<typeof ExtractColumnArgsSchema>;
 
@@ -217,12 +260,12 @@ export type ExtractColumnArgs = z.infer<typeof ExtractColumnArgsSchema>;
 export const extractColumnCard: HubToolCard<ExtractColumnArgs, ExtractColumnData> = {
   id: 'extract.column',
   description:
-    'Reads cells of a table (node_id or label) by row labels and column labels or years; returns each cell as written and as a number with unit, percent flag and the table scale such as "(Millions)". Rows match by terms, abbreviations (PP&E) and concept wordings (capex ~ purchases of property, plant and equipment). Args: node_id, rows, columns, years, min_match, best_row_only.',
+    'Reads cells of a table (node_id or label) by row labels and column labels or years; returns each cell as written and as a number with unit, percent flag and the table scale such as "(Millions)". Rows match by terms, abbreviations (PP&E) and concept wordings (capex ~ purchases of property, plant and equipment). Args: node_id (or tables: candidate node ids, the best-fitting one is read), rows, columns, years, min_match, best_row_only.',
   args: ExtractColumnArgsSchema,
   kind: 'extract',
   async run(args, context) {
     const nav = context.nav;
-    const node = findTable(nav, args.node_id);
+    const node = args.node_id !== undefined ? findTable(nav, args.node_id) : bestTable(nav, args);
     const grid = nav.table(node);
     if (grid.body.length === 0) throw new DocTreeError('TOOL_FAILED', `table ${node.node_id} has no readable cells`, { nodeId: node.node_id });
     const columns = [...(args.columns ?? []), ...(args.years ?? [])];
