@@ -1,9 +1,11 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
 import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
+import { detectDomainPack, type CompiledDomainPack, type DomainPackChoice } from '@doctree/toolhub';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
-import { ABBREVIATIONS, hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
+import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { PageLaneName, PageRankInput, PageScore, RankedPageEvidence } from '@doctree/toolhub';
 import type { AnyToolCard, ToolContext, ToolHubOptions, TraceRecorderOptions } from '@doctree/toolhub';
+import { analyzeQuestion, attachAnalysis } from '../analysis/question-analysis.js';
 import { AnswerCalibrator, calibratedAnswer, type Calibration } from '../finalizer/answer-calibrator.js';
 import { DocumentWords, documentLacks } from '../finalizer/document-lacks.js';
 import { finalizeAnswer, type FinalizeAnswerOptions } from '../finalizer/finalize-answer.js';
@@ -97,6 +99,12 @@ export interface DocTreeAgentOptions {
    * node lanes, fused hits, pack, support). Default a {@link PageRanker} with its fitted default model.
    */
   pageRanker?: PageRanker;
+  /**
+   * The domain pack questions and evidence are read with (`selectDomainPack` of `@doctree/toolhub` reads the
+   * `domain.pack` setting). Default: chosen from the document's first pages — finance for a 10-K / 10-Q / annual report
+   * / earnings release, else generic ({@link detectDomainPack}).
+   */
+  domainPack?: CompiledDomainPack;
   /**
    * Calibrates the answer: its confidence becomes the probability it is right, and it declines ("Not answerable",
    * with the reason and the evidence kept) when refusing is the likelier right output. Default offline an
@@ -246,6 +254,7 @@ export class DocTreeAgent {
   readonly #vision: VisionOptions | undefined;
   readonly #secrets: string[];
   readonly #pageRanker: PageRanker;
+  readonly #domain: DomainPackChoice;
   readonly #calibrator: AnswerCalibrator | undefined;
   /** The document's text lower-cased once (names the questions mention are looked up in it). */
   #documentWords: DocumentWords | undefined;
@@ -280,9 +289,15 @@ export class DocTreeAgent {
     this.memory = o.memory ?? new AgentMemory();
     this.#observer = new Observer(o.observer ?? {});
     this.#pageRanker = o.pageRanker ?? new PageRanker();
+    this.#domain = o.domainPack ? { pack: o.domainPack, chosenBy: 'config', hits: [] } : detectDomainPack(o.index.tree);
     // The shipped calibration was fitted on the offline reader's answers; with a chat model it is recorded in the trace
     // (for fitting one on that model's runs) but not applied until such a model is given.
     this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? new AnswerCalibrator(this.chat ? { mode: 'record' } : {}));
+  }
+
+  /** The domain pack of this document and how it was chosen (`config`: given; `document`: detected; `default`: generic). */
+  get domainPack(): DomainPackChoice {
+    return this.#domain;
   }
 
   /** `llm` when a chat model is configured, else `offline`. */
@@ -323,12 +338,16 @@ export class DocTreeAgent {
 
     // 1) Router
     checkCancelled();
-    const decision = this.router ? await this.router.route(question, { pageCount: this.index.tree.doc.page_count, ...(signal ? { signal } : {}) }) : blankDecision();
+    // The question is analysed once, with the document's domain pack; the analysis travels with the decision.
+    const analysis = analyzeQuestion(question, { pack: this.#domain.pack, pageCount: this.index.tree.doc.page_count });
+    const decision = this.router
+      ? await this.router.route(question, { pageCount: this.index.tree.doc.page_count, pack: this.#domain.pack, analysis, ...(signal ? { signal } : {}) })
+      : attachAnalysis(blankDecision(), analysis);
     session.setDecision(decision);
     trace.record({
       type: 'route',
       message: `${decision.query_type} (${decision.source})`,
-      data: { router: this.router?.name ?? 'none', query_type: decision.query_type, candidates: decision.candidates, signals: decision.signals, risk: decision.risk, confidence: decision.confidence },
+      data: { router: this.router?.name ?? 'none', query_type: decision.query_type, candidates: decision.candidates, signals: decision.signals, risk: decision.risk, confidence: decision.confidence, domain_pack: { name: this.#domain.pack.name, chosen_by: this.#domain.chosenBy }, analysis },
     });
     emit('route', 0, `${decision.query_type} via ${this.router?.name ?? 'no router'}`);
     this.#failOnLlmError(trace);
@@ -692,7 +711,7 @@ export class DocTreeAgent {
     const lacks = documentLacks(question, (this.#documentWords ??= new DocumentWords(this.index.tree.text)), {
       pages,
       pageCount: this.index.tree.doc.page_count,
-      notNames: Object.keys(ABBREVIATIONS),
+      notNames: [...this.#domain.pack.abbreviations.keys()],
     });
     const absence = { ...pageViewFor(this.index).absence(question, pages), lacks };
     const calibration = calibrator.calibrate({
