@@ -1,6 +1,7 @@
 import { createChatClient, DocTreeAgent, DryRunChatClient, type AgentRun, type AskOptions, type ChatCallRecord, type DocTreeAgentOptions } from '@doctree/agents';
 import { configSecrets, resolveConfig, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
 import { pageRankerFromConfig } from './page-ranker-file.js';
+import { domainPackFromConfig } from './domain-pack-file.js';
 import { prepareDocument, type PrepareDocumentOptions, type PreparedDocument } from './prepare-document.js';
 
 /** Options of {@link openAgent}. */
@@ -59,8 +60,10 @@ export async function openAgent(input: string, options: OpenAgentOptions = {}): 
   const document = await prepareDocument(input, { ...prepare, config, chat: dryRun || chat === undefined ? null : chat });
   const vision = chat && !dryRun && config.llm.vlm_model !== undefined ? { vision: { client: chat } } : {};
   const pageRanker = await pageRankerFromConfig(config);
+  const domainPack = await domainPackFromConfig(config);
   const agent = new DocTreeAgent({
     ...(pageRanker ? { pageRanker } : {}),
+    ...(domainPack ? { domainPack } : {}),
     index: document.index,
     ...(chat ? { chat } : {}),
     ...vision,

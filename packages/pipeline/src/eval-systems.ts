@@ -6,6 +6,7 @@ import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@
 import { configSecrets, DocTreeError, type Answer, type AnswerReader, type ChatModelClient, type DocTreeConfig, type Observation, type Question, type RouterDecision, type TraceEvent } from '@doctree/schema';
 import { EvalDocuments, recordedBuildMs, type EvalDocumentsOptions } from './eval-documents.js';
 import { pageRankerFromConfig } from './page-ranker-file.js';
+import { domainPackFromConfig } from './domain-pack-file.js';
 
 /** Ids of the systems {@link createEvalSystems} knows, in report order. */
 export const EVAL_SYSTEM_IDS = [
@@ -170,9 +171,11 @@ export class DocTreeQaSystem extends BaseQaSystem {
     const { lanes, expansion, maxReplans, router } = this.switches;
     const { chat, config, secrets } = this.#context;
     const pageRanker = await pageRankerFromConfig(config);
+  const domainPack = await domainPackFromConfig(config);
     const agent = new DocTreeAgent({
       index: prepared.index,
       ...(pageRanker ? { pageRanker } : {}),
+    ...(domainPack ? { domainPack } : {}),
       ...(chat ? { chat } : { reader: this.#context.reader }),
       router: router === 'single-template' ? 'single-template' : chat ? 'auto' : 'rules',
       lanes,

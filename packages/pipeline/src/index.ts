@@ -10,6 +10,7 @@ export { describeIndex } from './index-report.js';
 export type { IndexReport } from './index-report.js';
 export { askQuestion, openAgent } from './ask-question.js';
 export { pageRankerFromConfig } from './page-ranker-file.js';
+export { domainPackFromConfig } from './domain-pack-file.js';
 export type { AskedQuestion, AskQuestionOptions, OpenAgentOptions, OpenedAgent } from './ask-question.js';
 export { EVAL_DOCUMENTS_DEFAULTS, EvalDocuments, recordedBuildMs } from './eval-documents.js';
 export type { EvalDocumentProgress, EvalDocumentsOptions } from './eval-documents.js';
