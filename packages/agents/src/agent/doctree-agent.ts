@@ -346,7 +346,7 @@ export class DocTreeAgent {
     session.setDecision(decision);
     trace.record({
       type: 'route',
-      message: `${decision.query_type} (${decision.source})`,
+      message: `${decision.query_type} (${decision.source}; domain pack ${this.#domain.pack.name}, ${this.#domain.chosenBy})`,
       data: { router: this.router?.name ?? 'none', query_type: decision.query_type, candidates: decision.candidates, signals: decision.signals, risk: decision.risk, confidence: decision.confidence, domain_pack: { name: this.#domain.pack.name, chosen_by: this.#domain.chosenBy }, analysis },
     });
     emit('route', 0, `${decision.query_type} via ${this.router?.name ?? 'no router'}`);
