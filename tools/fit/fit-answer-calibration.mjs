@@ -7,7 +7,12 @@
 //   npx nx run-many -t build -p pipeline
 //   node tools/fit/fit-answer-calibration.mjs [--questions a.jsonl,b.jsonl] [--docs DIR] [--folds 5] [--seed 1]
 //        [--rows FILE] [--recollect | --refeature] [--no-baselines] [--max-answerable-refused 0.25]
-//        [--out model.json] [--write-default] [--limit N]
+//        [--out model.json] [--write-default] [--limit N] [--llm]
+//
+// --llm fits a model on the configured chat model's answers (doctree.config.json / DOCTREE_* environment: the
+// endpoint answers every question; rows go to data/fit/answer-rows-llm.jsonl; the model's `reader` is `llm`): point
+// `agent.answer_calibration` at it to apply it with that model. The shipped default (--write-default) is always the
+// offline reader's.
 //
 // Rows (per question: features, the raw answer, its score, the baselines' scores) are cached in
 // data/fit/answer-rows.jsonl; --recollect refreshes them (do so after refitting the page ranker: its scores are
@@ -42,7 +47,13 @@ const FEATURES = agents.CALIBRATION_FEATURES;
 const NOT_ANSWERABLE = 'Not answerable';
 
 const docsDir = resolve(root, option('docs', 'data/eval-docs'));
-const rowsFile = resolve(root, option('rows', 'data/fit/answer-rows.jsonl'));
+/** Fit on a chat model's answers (the configured endpoint) instead of the offline reader's. */
+const llm = flag('llm');
+if (llm && flag('write-default')) {
+  console.error('--llm and --write-default do not go together: the shipped default calibrates the offline reader (write the LLM model with --out and set agent.answer_calibration)');
+  process.exit(2);
+}
+const rowsFile = resolve(root, option('rows', llm ? 'data/fit/answer-rows-llm.jsonl' : 'data/fit/answer-rows.jsonl'));
 const outFile = resolve(root, option('out', 'data/fit/answer-calibration.json'));
 const folds = Number(option('folds', '5'));
 const seed = Number(option('seed', '1'));
@@ -58,8 +69,14 @@ const score = (q, value) => evalPkg.scoreAnswer(gold(q), value).score;
 async function collect(questions) {
   const pipeline = await importDist('pipeline');
   const schema = await importDist('schema');
-  const { config } = schema.resolveConfig({ overrides: { llm: { provider: 'none' } } });
-  const context = pipeline.createEvalSystemContext({ config, outDir: docsDir, chat: null });
+  // --llm: the configuration a `doctree` command would use here (doctree.config.json, then the environment).
+  const { config } = llm ? pipeline.loadCommandConfig({ cwd: process.cwd(), env: process.env }, option('config', undefined)) : schema.resolveConfig({ overrides: { llm: { provider: 'none' } } });
+  const chat = llm ? agents.createChatClient(config) : null;
+  if (llm && !chat) {
+    console.error('--llm needs a configured chat model (llm.provider and model in doctree.config.json or DOCTREE_LLM_* variables)');
+    process.exit(2);
+  }
+  const context = pipeline.createEvalSystemContext({ config, outDir: docsDir, chat });
   const systems = baselines ? pipeline.createEvalSystems(['bm25-pages', 'rag-hybrid'], { config, context }) : [];
   const parsed = new Map();
   for (const file of new Set(questions.map((q) => q.file))) for (const q of evalPkg.parseDocTreeQuestions(readFileSync(file, 'utf8'), { file })) parsed.set(q.id, q);
@@ -79,7 +96,8 @@ async function collect(questions) {
     const doc = await context.documents.prepare(q.pdf);
     let agent = agentsByDoc.get(q.pdf);
     if (!agent || agent.index !== doc.index) {
-      agent = new agents.DocTreeAgent({ index: doc.index, router: 'rules', reader: context.reader, maxReplans: config.agent.max_replans, ctxTokens: config.agent.ctx_tokens, calibrator: new agents.AnswerCalibrator({ mode: 'record' }) });
+      const reading = chat ? { chat, router: 'auto', llmBudgetMs: config.llm.question_budget_ms } : { router: 'rules', reader: context.reader };
+      agent = new agents.DocTreeAgent({ index: doc.index, ...reading, maxReplans: config.agent.max_replans, ctxTokens: config.agent.ctx_tokens, calibrator: new agents.AnswerCalibrator({ mode: 'record' }) });
       agentsByDoc.set(q.pdf, agent);
     }
     const run = await agent.ask(q.question);
@@ -239,6 +257,7 @@ const model = {
   answer: final.answer,
   refuse: final.refuse,
   refuse_margin: final.refuse_margin,
+  reader: llm ? 'llm' : 'extractive',
   fitted: fittedRecord('tools/fit/fit-answer-calibration.mjs', rows, { folds, seed }, {
     l2: finalLambda,
     l2_per_fold: foldLambdas,

@@ -1,3 +1,4 @@
+import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,17 @@ describe('doctree doctor', () => {
       expect(status).toBe(1);
       expect(report.models.page_ranker).toMatchObject({ source: 'missing-model.json', ok: false });
       expect(report.problems.join('\n')).toMatch(/page ranker model missing-model.json/);
+      // A calibration model fitted on a chat model's answers: applied with an LLM, only its document-lacks policy offline.
+      const llmModel = { ...DEFAULT_ANSWER_CALIBRATION_MODEL, reader: 'llm' };
+      writeFileSync(join(dir, 'calibration.json'), JSON.stringify(llmModel));
+      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ agent: { answer_calibration: 'calibration.json' } }));
+      const offline = captureIo({}, dir);
+      await run(['doctor', '--json'], offline);
+      expect(JSON.parse(offline.out).models.answer_calibration).toMatchObject({ source: 'calibration.json', ok: true, mode: 'lacks' });
+      writeFileSync(join(dir, 'calibration.json'), '{"format": "doctree.answer-calibration"}');
+      const broken = captureIo({}, dir);
+      expect(await run(['doctor', '--json'], broken)).toBe(1);
+      expect(JSON.parse(broken.out).problems.join('\n')).toMatch(/answer calibration model calibration.json: not an answer calibration model/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 import { createChatClient, DocTreeAgent, DryRunChatClient, type AgentRun, type AskOptions, type ChatCallRecord, type DocTreeAgentOptions } from '@doctree/agents';
 import { configSecrets, resolveConfig, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
-import { pageRankerFromConfig } from './page-ranker-file.js';
+import { answerCalibratorFromConfig, pageRankerFromConfig } from './model-files.js';
 import { domainPackFromConfig } from './domain-pack-file.js';
 import { prepareDocument, type PrepareDocumentOptions, type PreparedDocument } from './prepare-document.js';
 
@@ -61,9 +61,11 @@ export async function openAgent(input: string, options: OpenAgentOptions = {}): 
   const vision = chat && !dryRun && config.llm.vlm_model !== undefined ? { vision: { client: chat } } : {};
   const pageRanker = await pageRankerFromConfig(config);
   const domainPack = await domainPackFromConfig(config);
+  const calibrator = await answerCalibratorFromConfig(config, chat ? 'llm' : 'extractive');
   const agent = new DocTreeAgent({
     ...(pageRanker ? { pageRanker } : {}),
     ...(domainPack ? { domainPack } : {}),
+    ...(calibrator ? { calibrator } : {}),
     index: document.index,
     ...(chat ? { chat } : {}),
     ...vision,

@@ -5,7 +5,7 @@ import { estimateTokens } from '@doctree/index';
 import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@doctree/rag-baseline';
 import { configSecrets, DocTreeError, type Answer, type AnswerReader, type ChatModelClient, type DocTreeConfig, type Observation, type Question, type RouterDecision, type TraceEvent } from '@doctree/schema';
 import { EvalDocuments, recordedBuildMs, type EvalDocumentsOptions } from './eval-documents.js';
-import { pageRankerFromConfig } from './page-ranker-file.js';
+import { answerCalibratorFromConfig, pageRankerFromConfig } from './model-files.js';
 import { domainPackFromConfig } from './domain-pack-file.js';
 
 /** Ids of the systems {@link createEvalSystems} knows, in report order. */
@@ -172,10 +172,12 @@ export class DocTreeQaSystem extends BaseQaSystem {
     const { chat, config, secrets } = this.#context;
     const pageRanker = await pageRankerFromConfig(config);
   const domainPack = await domainPackFromConfig(config);
+    const calibrator = await answerCalibratorFromConfig(config, chat ? 'llm' : 'extractive');
     const agent = new DocTreeAgent({
       index: prepared.index,
       ...(pageRanker ? { pageRanker } : {}),
     ...(domainPack ? { domainPack } : {}),
+      ...(calibrator ? { calibrator } : {}),
       ...(chat ? { chat } : { reader: this.#context.reader }),
       router: router === 'single-template' ? 'single-template' : chat ? 'auto' : 'rules',
       lanes,

@@ -9,7 +9,7 @@ export type { PrepareDocumentOptions, PrepareProgress, PreparedDocument } from '
 export { describeIndex } from './index-report.js';
 export type { IndexReport } from './index-report.js';
 export { askQuestion, openAgent } from './ask-question.js';
-export { pageRankerFromConfig } from './page-ranker-file.js';
+export { answerCalibratorFromConfig, pageRankerFromConfig } from './model-files.js';
 export { domainPackFromConfig } from './domain-pack-file.js';
 export type { AskedQuestion, AskQuestionOptions, OpenAgentOptions, OpenedAgent } from './ask-question.js';
 export { EVAL_DOCUMENTS_DEFAULTS, EvalDocuments, recordedBuildMs } from './eval-documents.js';

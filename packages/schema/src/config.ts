@@ -69,6 +69,13 @@ export const AgentConfigSchema = z.object({
    * questions); null uses the model shipped with `@doctree/toolhub`. Relative paths are read from the working folder.
    */
   page_ranker: z.string().min(1).nullable().default(null),
+  /**
+   * An answer calibration model file (`doctree.answer-calibration` JSON, written by `tools/fit/fit-answer-calibration.mjs`
+   * from your own questions; `--llm` fits one on a chat model's answers); null uses the model shipped with
+   * `@doctree/agents`. Applied to answers of the reader it was fitted on (its `reader`); other readers only decline what
+   * the document lacks.
+   */
+  answer_calibration: z.string().min(1).nullable().default(null),
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 

@@ -2,7 +2,7 @@ import { platform, arch } from 'node:os';
 import { detectVectorBackend, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
 import { checkOcr, checkPdfEngine } from '@doctree/ingest';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
-import { pageRankerFromConfig } from '@doctree/pipeline';
+import { answerCalibratorFromConfig, pageRankerFromConfig } from '@doctree/pipeline';
 import { DEFAULT_PAGE_RANKER_MODEL } from '@doctree/toolhub';
 import type { CliConfig } from '../cli-context.js';
 
@@ -46,11 +46,13 @@ export interface DoctorReport {
   };
   /**
    * The fitted models that rank pages and calibrate answers: where each comes from (`default` = shipped with the
-   * packages, or the file `agent.page_ranker` names) and what its fit reported (questions, cross-validated metrics).
+   * packages, or the file `agent.page_ranker` / `agent.answer_calibration` names) and what its fit reported (questions,
+   * cross-validated metrics); for the calibration, whether it applies to the configured reader (`apply`) or only its
+   * document-lacks policy does (`lacks`: fitted on another kind of reader).
    */
   models: {
-    page_ranker: { source: string; ok: boolean; fitted: Record<string, unknown>; error?: string };
-    answer_calibration: { source: string; applied: boolean; fitted: Record<string, unknown> };
+    page_ranker: ModelStatus;
+    answer_calibration: ModelStatus & { mode: 'apply' | 'lacks' | 'record' };
   };
   config_file: string | null;
   problems: string[];
@@ -76,8 +78,13 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   if (!supported) problems.push(`Node ${process.versions.node} is older than ${MIN_NODE.join('.')}`);
   if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
   if (backend.requested === 'faiss' && backend.active !== 'faiss') problems.push(`faiss was requested but is not available: ${backend.reason}`);
-  const pageRanker = await pageRankerStatus(config);
+  const { loaded: _loaded, ...pageRanker } = await modelStatus(config.config.agent.page_ranker, () => pageRankerFromConfig(config.config), (r) => (r?.model ?? DEFAULT_PAGE_RANKER_MODEL).fitted);
+  const reader = config.config.llm.provider === 'none' ? 'extractive' : 'llm';
+  const { loaded: calibrator, ...calibrationStatus } = await modelStatus(config.config.agent.answer_calibration, () => answerCalibratorFromConfig(config.config, reader), (c) => (c?.model ?? DEFAULT_ANSWER_CALIBRATION_MODEL).fitted);
+  // Without a configured file the agent uses the shipped model, fitted on the offline reader.
+  const calibration = { ...calibrationStatus, mode: calibrator?.mode ?? (reader === 'extractive' ? 'apply' : 'lacks') } as const;
   if (!pageRanker.ok) problems.push(`page ranker model ${pageRanker.source}: ${pageRanker.error ?? 'cannot be loaded'}`);
+  if (!calibration.ok) problems.push(`answer calibration model ${calibration.source}: ${calibration.error ?? 'cannot be loaded'}`);
   const report: DoctorReport = {
     ok: problems.length === 0,
     node: { version: process.versions.node, supported, platform: `${platform()}-${arch()}` },
@@ -115,8 +122,7 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
     },
     models: {
       page_ranker: pageRanker,
-      // The shipped calibration was fitted on the offline reader: with an LLM it is recorded in traces, not applied.
-      answer_calibration: { source: 'default', applied: llm.provider === 'none', fitted: fittedSummary(DEFAULT_ANSWER_CALIBRATION_MODEL.fitted) },
+      answer_calibration: calibration,
     },
     config_file: config.configFile,
     problems,
@@ -131,14 +137,21 @@ function fittedSummary(fitted: Record<string, unknown> | undefined): Record<stri
   return Object.fromEntries(Object.entries(fitted).filter(([k]) => keep.includes(k)));
 }
 
-/** Loads the page ranker the configuration names (or reports the shipped one). */
-async function pageRankerStatus(config: CliConfig): Promise<DoctorReport['models']['page_ranker']> {
-  const source = config.config.agent.page_ranker ?? 'default';
+/** A fitted model as the doctor reports it. */
+export interface ModelStatus {
+  source: string;
+  ok: boolean;
+  fitted: Record<string, unknown>;
+  error?: string;
+}
+
+/** Loads a model the configuration names (or reports the shipped one): its source, fit summary, or why it fails. */
+async function modelStatus<T>(source: string | null, load: () => Promise<T>, fittedOf: (loaded: T) => Record<string, unknown> | undefined): Promise<ModelStatus & { loaded?: T }> {
   try {
-    const ranker = await pageRankerFromConfig(config.config);
-    return { source, ok: true, fitted: fittedSummary((ranker?.model ?? DEFAULT_PAGE_RANKER_MODEL).fitted) };
+    const loaded = await load();
+    return { source: source ?? 'default', ok: true, fitted: fittedSummary(fittedOf(loaded)), loaded };
   } catch (error) {
-    return { source, ok: false, fitted: {}, error: (error as Error).message };
+    return { source: source ?? 'default', ok: false, fitted: {}, error: (error as Error).message };
   }
 }
 
@@ -177,7 +190,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${mark(report.embedder.available)} embedder: ${report.embedder.kind} (${report.embedder.detail})`,
     `  ${report.ocr.available ? 'ok  ' : 'warn'} ocr: ${formatOcr(report.ocr)}`,
     `  ${mark(report.models.page_ranker.ok)} page ranker: ${formatModel(report.models.page_ranker.source, report.models.page_ranker.fitted)}${report.models.page_ranker.error ? ` - ${report.models.page_ranker.error}` : ''}`,
-    `  ok   answer calibration: ${formatModel(report.models.answer_calibration.source, report.models.answer_calibration.fitted)}${report.models.answer_calibration.applied ? '' : ' - recorded in traces, not applied (fitted on the offline reader)'}`,
+    `  ${mark(report.models.answer_calibration.ok)} answer calibration: ${formatModel(report.models.answer_calibration.source, report.models.answer_calibration.fitted)}${report.models.answer_calibration.error ? ` - ${report.models.answer_calibration.error}` : report.models.answer_calibration.mode === 'lacks' ? ' - fitted on another reader: only questions about what a document lacks are declined, confidence is the reader\'s' : ''}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];
   if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));

@@ -155,7 +155,7 @@ describe('DocTreeAgent (offline, over a built fixture index)', () => {
     expect(run.pageRanking.length).toBeGreaterThan(0);
     const beyond = await agent.ask('What does page 40 say about capital expenditures?');
     expect(beyond.answer).toMatchObject({ answer: 'Not answerable', answer_format: 'None', support: [] });
-    expect(beyond.answer.abstention?.reason).toMatch(/page the document does not have/);
+    expect(beyond.answer.abstention?.reason).toBe('the document has no page 40');
     const raw = await new DocTreeAgent({ index: fixture.index, calibrator: false }).ask('What were capital expenditures in 2023?');
     expect(raw.calibration).toBeUndefined();
   });
@@ -227,11 +227,13 @@ describe('DocTreeAgent with a chat model', () => {
     for (const request of chat.requests) expect(request.messages.map((m) => m.content).join('\n')).not.toContain(fixture.index.tree.text.slice(0, 400));
   });
 
-  it('records the calibration with a chat model but leaves its answer and confidence as read (the shipped model is the offline reader\'s)', async () => {
+  it('with a chat model keeps its answer and confidence (the shipped model is the offline reader\'s) but declines what the document lacks', async () => {
     const run = await new DocTreeAgent({ index: fixture.index, chat: new FakeChatClient([reply]) }).ask('How many people did Northwind employ at year end?');
     expect(run.calibration).toBeDefined();
     expect(run.answer.confidence).toBe(run.calibration!.raw.confidence);
-    expect(run.answer.trace.events.some((e) => e.type === 'judge' && e.data?.['judge'] === 'calibration' && e.data?.['mode'] === 'record')).toBe(true);
+    expect(run.answer.trace.events.some((e) => e.type === 'judge' && e.data?.['judge'] === 'calibration' && e.data?.['mode'] === 'lacks')).toBe(true);
+    const absent = await new DocTreeAgent({ index: fixture.index, chat: new FakeChatClient([reply]) }).ask('How many people did Contoso employ at year end?');
+    expect(absent.answer).toMatchObject({ answer: 'Not answerable', abstention: { reason: 'the document never mentions "contoso"' } });
   });
 
   it('keeps secrets out of the trace and, with onLlmError "fail", stops on a failed model call', async () => {

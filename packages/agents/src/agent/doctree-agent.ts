@@ -109,8 +109,9 @@ export interface DocTreeAgentOptions {
    * Calibrates the answer: its confidence becomes the probability it is right, and it declines ("Not answerable",
    * with the reason and the evidence kept) when refusing is the likelier right output. Default offline an
    * {@link AnswerCalibrator} with its fitted default model (fitted on the offline reader's answers); with `chat`, the
-   * same in `record` mode (features and probabilities traced, answer untouched) — pass a calibrator with a model fitted
-   * on your model's runs to apply it. `false` skips calibration.
+   * same in `lacks` mode (declines questions about pages, years or names the document lacks; the model's probabilities
+   * are traced, the chat model's confidence stays) — pass `AnswerCalibrator.forReader('llm', model)` with a model
+   * fitted on your model's runs (`reader: "llm"`) to apply it. `false` skips calibration.
    */
   calibrator?: AnswerCalibrator | false;
   /**
@@ -290,9 +291,9 @@ export class DocTreeAgent {
     this.#observer = new Observer(o.observer ?? {});
     this.#pageRanker = o.pageRanker ?? new PageRanker();
     this.#domain = o.domainPack ? { pack: o.domainPack, chosenBy: 'config', hits: [] } : detectDomainPack(o.index.tree);
-    // The shipped calibration was fitted on the offline reader's answers; with a chat model it is recorded in the trace
-    // (for fitting one on that model's runs) but not applied until such a model is given.
-    this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? new AnswerCalibrator(this.chat ? { mode: 'record' } : {}));
+    // The shipped calibration was fitted on the offline reader's answers; with a chat model only its document-lacks
+    // policy applies (and the probabilities are traced for fitting one on that model's runs) until such a model is given.
+    this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? AnswerCalibrator.forReader(this.chat ? 'llm' : 'extractive'));
   }
 
   /** The domain pack of this document and how it was chosen (`config`: given; `document`: detected; `default`: generic). */
@@ -516,7 +517,9 @@ export class DocTreeAgent {
       },
       o.finalize ?? {},
     );
-    const answer = calibration && this.#calibrator?.mode === 'apply' ? calibratedAnswer(finalized, calibration) : finalized;
+    // `lacks` mode changes only the answers it declines; `record` changes none.
+    const mode = this.#calibrator?.mode;
+    const answer = calibration && (mode === 'apply' || (mode === 'lacks' && calibration.refused)) ? calibratedAnswer(finalized, calibration) : finalized;
     emit('finalize', kept.attempt, `${JSON.stringify(answer.answer)} · confidence ${answer.confidence.toFixed(2)} · pages ${answer.pages.join(', ') || '-'}`);
     const toolCalls = trace.eventsOf('tool_call').length;
     return {
@@ -707,13 +710,13 @@ export class DocTreeAgent {
   #calibrate(question: string, decision: RouterDecision, kept: Pass, pages: RankedPageEvidence[], trace: TraceRecorder): Calibration | undefined {
     const calibrator = this.#calibrator;
     if (!calibrator) return undefined;
-    const pages = decision.signals.page_hints ?? [];
+    const hinted = decision.signals.page_hints ?? [];
     const lacks = documentLacks(question, (this.#documentWords ??= new DocumentWords(this.index.tree.text)), {
-      pages,
+      pages: hinted,
       pageCount: this.index.tree.doc.page_count,
       notNames: [...this.#domain.pack.abbreviations.keys()],
     });
-    const absence = { ...pageViewFor(this.index).absence(question, pages), lacks };
+    const absence = { ...pageViewFor(this.index).absence(question, hinted), lacks };
     const calibration = calibrator.calibrate({
       read: kept.read.result,
       ...(kept.verdict ? { verdict: kept.verdict } : {}),
@@ -724,7 +727,7 @@ export class DocTreeAgent {
     });
     trace.record({
       type: 'judge',
-      message: `calibration: ${calibration.refused ? `declines (${calibration.reason})` : 'answers'}; P(answer right) ${calibration.pAnswer.toFixed(2)}, P(not answerable) ${calibration.pRefuse.toFixed(2)}${calibrator.mode === 'record' ? ' (recorded, not applied)' : ''}`,
+      message: `calibration: ${calibration.refused ? `declines (${calibration.reason})` : 'answers'}; P(answer right) ${calibration.pAnswer.toFixed(2)}, P(not answerable) ${calibration.pRefuse.toFixed(2)}${calibrator.mode === 'record' ? ' (recorded, not applied)' : calibrator.mode === 'lacks' ? ' (model not fitted on this reader: only what the document lacks declines)' : ''}`,
       data: { judge: 'calibration', mode: calibrator.mode, p_answer: calibration.pAnswer, p_refuse: calibration.pRefuse, refused: calibration.refused, features: roundedFeatures(calibration.features) },
     });
     return calibration;

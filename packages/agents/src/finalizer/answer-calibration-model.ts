@@ -62,6 +62,7 @@ export const DEFAULT_ANSWER_CALIBRATION_MODEL: AnswerCalibrationModel = {
     }
   },
   "refuse_margin": 1,
+  "reader": "extractive",
   "fitted": {
     "script": "tools/fit/fit-answer-calibration.mjs",
     "commit": "b16e4fe",

@@ -19,6 +19,7 @@ const input = (over: Partial<CalibrationInput> = {}): CalibrationInput => ({
 const model = (over: Partial<AnswerCalibrationModel> = {}): AnswerCalibrationModel => ({
   format: 'doctree.answer-calibration',
   version: 1,
+  reader: 'extractive',
   answer: { bias: -1, weights: { reader_confidence: 3 } },
   refuse: { bias: -3, weights: { missing_terms: 8 } },
   refuse_margin: 0,
@@ -98,6 +99,6 @@ describe('AnswerCalibrator', () => {
     expect(parseAnswerCalibrationModel(DEFAULT_ANSWER_CALIBRATION_MODEL).format).toBe('doctree.answer-calibration');
     expect(() => parseAnswerCalibrationModel({ ...model(), answer: { bias: 0, weights: { toString: 1 } } })).toThrow(/unknown calibration feature/);
     expect(() => parseAnswerCalibrationModel({ ...model(), version: 2 })).toThrow(/not an answer calibration model/);
-    expect(() => new AnswerCalibrator({ mode: 'sometimes' as 'apply' })).toThrow(/apply or record/);
+    expect(() => new AnswerCalibrator({ mode: 'sometimes' as 'apply' })).toThrow(/apply, lacks or record/);
   });
 });

@@ -58,6 +58,11 @@ export const AnswerCalibrationModelSchema = z.object({
    * most a set share of answerable questions (a positive margin answers more often than pure accuracy would). Default 0.
    */
   refuse_margin: z.number().finite().default(0),
+  /**
+   * The reader whose answers the model was fitted on: `extractive` (the offline reader) or `llm` (a chat model's
+   * answers). An agent applies a model only to answers of its kind. Default `extractive`.
+   */
+  reader: z.enum(['extractive', 'llm']).default('extractive'),
   /** How the model was obtained (script, questions, folds, cross-validated metrics). Informational. */
   fitted: z.record(z.string(), z.unknown()).optional(),
 });
@@ -95,16 +100,22 @@ export interface Calibration {
   reason?: string;
 }
 
+/** How an {@link AnswerCalibrator} acts on answers (see {@link AnswerCalibratorOptions.mode}). */
+export type CalibrationMode = 'apply' | 'lacks' | 'record';
+
 /** Options of {@link AnswerCalibrator}. */
 export interface AnswerCalibratorOptions {
   /** The model. Default {@link DEFAULT_ANSWER_CALIBRATION_MODEL} (fitted on dev + wide, see its `fitted`). */
   model?: AnswerCalibrationModel;
   /**
    * `apply` (default): the answer's confidence becomes the calibrated probability and a declined answer becomes "Not
-   * answerable" (the withheld answer and its evidence kept in `abstention`); `record`: the features and probabilities
-   * are computed and traced, the reader's answer and confidence are left as they are (for refitting the model).
+   * answerable" (the withheld answer and its evidence kept in `abstention`); `lacks`: the model's probabilities are only
+   * traced and the answer keeps its confidence, but a question about what the document lacks (a page, year or name it
+   * never writes, {@link documentLacksAsked}) is declined — for readers the model was not fitted on (a chat model's
+   * answers with the shipped offline model); `record`: nothing is changed, features and probabilities are traced (for
+   * refitting the model).
    */
-  mode?: 'apply' | 'record';
+  mode?: CalibrationMode;
 }
 
 /**
@@ -156,13 +167,22 @@ const TYPE_GROUPS: ReadonlyMap<QueryType, CalibrationFeature> = new Map([
  */
 export class AnswerCalibrator {
   readonly model: AnswerCalibrationModel;
-  readonly mode: 'apply' | 'record';
+  readonly mode: CalibrationMode;
 
   /** @throws DocTreeError `SCHEMA_INVALID` for a malformed model, `USAGE` for an unknown mode. */
   constructor(options: AnswerCalibratorOptions = {}) {
     this.model = parseAnswerCalibrationModel(options.model ?? DEFAULT_ANSWER_CALIBRATION_MODEL);
     this.mode = options.mode ?? 'apply';
-    if (this.mode !== 'apply' && this.mode !== 'record') throw new DocTreeError('USAGE', `calibration mode must be apply or record, not ${String(this.mode)}`);
+    if (!['apply', 'lacks', 'record'].includes(this.mode)) throw new DocTreeError('USAGE', `calibration mode must be apply, lacks or record, not ${String(this.mode)}`);
+  }
+
+  /**
+   * The calibrator an agent uses by default for a reader: the model's own mode (`apply`) when the model was fitted on
+   * that kind of reader, else `lacks` (declines only what the document lacks; the reader's confidence stays).
+   */
+  static forReader(reader: 'extractive' | 'llm', model: AnswerCalibrationModel = DEFAULT_ANSWER_CALIBRATION_MODEL): AnswerCalibrator {
+    const parsed = parseAnswerCalibrationModel(model);
+    return new AnswerCalibrator({ model: parsed, mode: parsed.reader === reader ? 'apply' : 'lacks' });
   }
 
   /** The feature row of one question. */
@@ -198,9 +218,18 @@ export class AnswerCalibrator {
   /** Calibrates one question: both probabilities, the choice between answering and declining, and why. */
   calibrate(input: CalibrationInput): Calibration {
     const features = this.features(input);
-    const decision = calibrationDecision(this.model, features, input.read.answer_format === 'None');
+    const readerRefused = input.read.answer_format === 'None';
+    const modelled = calibrationDecision(this.model, features, readerRefused);
+    // Not fitted on this reader: its answer and confidence stand unless the document lacks what is asked.
+    const decision =
+      this.mode === 'lacks'
+        ? (() => {
+            const refused = readerRefused || documentLacksAsked(features);
+            return { ...modelled, refused, confidence: refused && !readerRefused ? modelled.pRefuse : clamp01(input.read.confidence) };
+          })()
+        : modelled;
     const lacking = input.absence.lacks ? lackingReason(input.absence.lacks) : undefined;
-    return { features, ...decision, ...(decision.refused ? { reason: lacking ?? reasonOf(features, input.read.answer_format === 'None', decision.pAnswer, decision.pRefuse) } : {}) };
+    return { features, ...decision, ...(decision.refused ? { reason: lacking ?? reasonOf(features, readerRefused, decision.pAnswer, decision.pRefuse) } : {}) };
   }
 }
 
