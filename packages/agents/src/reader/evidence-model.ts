@@ -31,6 +31,12 @@ export interface Candidate {
   computed?: boolean;
   /** A single value read as written and stated as a percentage (a stated rate can answer a growth-rate question). */
   statedPercent?: boolean;
+  /** A number written with what the question counts or measures right after it (`9 steps`, `16 g`). */
+  stated?: boolean;
+  /** A count made by counting items in the evidence (list items, rows, occurrences), not read as written. */
+  counted?: boolean;
+  /** What a list answer is about: its heading and introducing line, or its column header. */
+  about?: string;
 }
 
 const stemsOf = (text: string): Set<string> => new Set(wordTokens(text).map((t) => t.stem));

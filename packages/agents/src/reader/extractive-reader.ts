@@ -4,16 +4,10 @@ import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate } from './evidence-model.js';
 import { profileQuestion, type QuestionProfile } from './question-profile.js';
 import { computedValueCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
-import {
-  countObservedCandidates,
-  dateCandidates,
-  entityCandidates,
-  listCandidates,
-  textComputeCandidates,
-  textNumberCandidates,
-  yearCandidates,
-  yesNoCandidates,
-} from './text-candidates.js';
+import { countObservedCandidates, dateCandidates, entityCandidates, textComputeCandidates, textNumberCandidates, yearCandidates } from './text-candidates.js';
+import { itemCountCandidates, occurrenceCountCandidates } from './count-candidates.js';
+import { expectedItemCount, listCandidates } from './list-candidates.js';
+import { yesNoCandidates } from './yes-no.js';
 
 /** Options of {@link ExtractiveReader}. */
 export interface ExtractiveReaderOptions extends BaseReaderOptions {
@@ -28,6 +22,9 @@ export const EXTRACTIVE_READER_DEFAULTS: Readonly<Required<Pick<ExtractiveReader
 
 /** How much a single value read as written loses against a computation the question asks for. */
 const LOOKUP_PENALTY = 0.5;
+
+/** How much counting items loses against a number the evidence writes with what is counted ("9 steps"). */
+const STATED_COUNT_MARGIN = 0.3;
 
 /** Maps a candidate score (term coverage plus bonuses, about 0–1.3) to a confidence. */
 function confidenceOf(score: number): number {
@@ -93,12 +90,18 @@ export class ExtractiveReader extends BaseReader {
 
   private candidates(profile: QuestionProfile, evidence: EvidenceSet, computed: NonNullable<ReadRequest['computed']>): Candidate[] {
     switch (profile.kind) {
-      case 'count':
-        return [
+      case 'count': {
+        const occurrences = occurrenceCountCandidates(evidence);
+        if (occurrences.length > 0) return occurrences;
+        const read = [
           ...countObservedCandidates(evidence),
           ...textNumberCandidates(evidence, { integersOnly: true }),
           ...tableNumberCandidates(evidence).filter((c) => typeof c.answer === 'number' && Number.isInteger(c.answer)),
         ];
+        // A number written with what is counted ("9 steps") answers as written; counting list items is the fallback.
+        const stated = read.some((c) => c.stated);
+        return [...read, ...itemCountCandidates(evidence).map((c) => (stated ? { ...c, score: c.score - STATED_COUNT_MARGIN } : c))];
+      }
       case 'number': {
         const all = [
           ...computedValueCandidates(evidence, computed),
@@ -124,8 +127,12 @@ export class ExtractiveReader extends BaseReader {
       case 'list':
         return listCandidates(evidence);
       case 'entity':
-      case 'text':
-        return [...tableExtremeCandidates(evidence), ...entityCandidates(evidence)];
+      case 'text': {
+        // "What are two examples of …": a question that names how many things it wants asks for a list.
+        const wanted = profile.formatFromDecision ? undefined : expectedItemCount(profile.question);
+        const lists = wanted !== undefined ? listCandidates(evidence).filter((c) => Array.isArray(c.answer) && c.answer.length === wanted) : [];
+        return lists.length > 0 ? lists : [...tableExtremeCandidates(evidence), ...entityCandidates(evidence)];
+      }
     }
   }
 

@@ -6,7 +6,7 @@ import { supportFor } from './observation-text.js';
 import { comparedYears, weightedTerms, type QuestionProfile } from './question-profile.js';
 
 /** A numeric cell matched to the question: its row, column, value and how well each matched. */
-interface CellMatch {
+export interface CellMatch {
   entry: EvidenceEntry;
   row: number;
   col: number;
@@ -21,7 +21,8 @@ interface CellMatch {
 
 const SIGNED_QUESTION = /\b(?:change|net|decrease|increase|loss|gain|deficit|difference|inflow|outflow)\b/i;
 
-function columnYears(header: string): number[] {
+/** Years a column header names (`2018`, `FY2018`, `FY18`, `fiscal 2018`). */
+export function columnYears(header: string): number[] {
   const out: number[] = [];
   for (const m of header.matchAll(/(?:FY\s?'?|fiscal\s+)?\b((?:19|20)\d{2})\b|\bFY\s?'?(\d{2})\b/gi)) out.push(m[1] ? Number(m[1]) : 2000 + Number(m[2]));
   return out;
@@ -313,7 +314,8 @@ export function tableTwoItemCandidates(evidence: EvidenceSet): Candidate[] {
  */
 export function computedValueCandidates(evidence: EvidenceSet, computed: readonly ComputedValue[]): Candidate[] {
   const { profile } = evidence;
-  const asked = new Set<string>([...profile.operations, ...(profile.sides ? [profile.sides.operation] : [])]);
+  // `formula`: the plan followed a formula the question itself defines ("X is defined as A / B").
+  const asked = new Set<string>([...profile.operations, ...(profile.sides ? [profile.sides.operation] : []), 'formula']);
   const out: Candidate[] = [];
   for (const c of computed) {
     if (!asked.has(c.operation) || c.operands.length === 0) continue;

@@ -8,7 +8,7 @@ import type { TextSpan } from './text-spans.js';
 import { stemWord, wordTokens } from './text-spans.js';
 
 /** A sentence of an observation scored against the question. */
-interface ScoredSentence {
+export interface ScoredSentence {
   entry: EvidenceEntry;
   span: TextSpan;
   text: string;
@@ -20,7 +20,8 @@ interface ScoredSentence {
 /** Longest snippet quoted for a sentence. */
 const MAX_SNIPPET = 280;
 
-function clip(entry: EvidenceEntry, span: TextSpan, focus?: TextSpan): Support {
+/** Support for a sentence span of an entry, clipped to at most 280 characters around `focus`. */
+export function clip(entry: EvidenceEntry, span: TextSpan, focus?: TextSpan): Support {
   let { start, end } = span;
   if (end - start > MAX_SNIPPET) {
     const f = focus ?? { start, end: start };
@@ -35,7 +36,7 @@ function clip(entry: EvidenceEntry, span: TextSpan, focus?: TextSpan): Support {
 }
 
 /** Text-bearing entries (text payloads, figure descriptions; tables only through their own generators). */
-function textEntries(evidence: EvidenceSet): EvidenceEntry[] {
+export function textEntries(evidence: EvidenceSet): EvidenceEntry[] {
   return evidence.entries.filter((e) => e.observation.payload.kind !== 'table');
 }
 
@@ -152,7 +153,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
   const { profile } = evidence;
   const sentences = scoreSentences(evidence).slice(0, 40);
   const measure = profile.measure;
-  const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number }> = [];
+  const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number; stated: boolean }> = [];
   for (const s of sentences) {
     const mentions = findNumbers(s.text, { words: options.integersOnly === true });
     const sentenceYears = new Set((s.text.match(/\b(?:19|20)\d{2}\b/g) ?? []).map(Number));
@@ -183,12 +184,13 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
       if (profile.wantsPercent) score += m.percent ? 0.15 : -0.3;
       else if (m.percent && (profile.wantsAmount || profile.kind === 'count')) score -= 0.3;
       if (profile.wantsCurrency && (m.currency || m.scale)) score += 0.05;
-      if (measure && measuredBy(s.text.slice(m.end, m.end + 40), measure)) score += 0.3;
-      scored.push({ s, m, score });
+      const stated = measure !== undefined && measuredBy(s.text.slice(m.end, m.end + 40), measure);
+      if (stated) score += 0.3;
+      scored.push({ s, m, score, stated });
     }
   }
   scored.sort((a, b) => b.score - a.score);
-  return scored.slice(0, options.limit ?? 3).map(({ s, m, score }) => {
+  return scored.slice(0, options.limit ?? 3).map(({ s, m, score, stated }) => {
     const headingScale = s.entry.observation.payload.kind === 'text' ? findStatedScale(s.entry.observation.payload.heading_path.join(' ')) : undefined;
     const value = numericAnswer(profile, m, m.scale ?? headingScale, { label: s.text.slice(0, Math.max(0, m.start)).slice(-60) });
     const focus = { start: s.span.start + m.start, end: s.span.start + m.end };
@@ -200,6 +202,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
       notes: [`sentence in ${s.entry.observation.node_id}: number ${m.raw}`, ...value.notes],
       ...(profile.kind !== 'count' && value.display !== undefined ? { display: value.display } : {}),
       ...(m.percent ? { statedPercent: true } : {}),
+      ...(stated ? { stated: true } : {}),
     };
   });
 }
@@ -297,83 +300,6 @@ export function dateCandidates(evidence: EvidenceSet): Candidate[] {
     }
   }
   if (out.length === 0) return yearCandidates(evidence).map((c) => ({ ...c, score: c.score - 0.05 }));
-  return out.sort((a, b) => b.score - a.score).slice(0, 3);
-}
-
-const NEGATION = /\b(?:not|no|never|neither|nor|none|without|cannot|can't|didn't|doesn't|don't|isn't|wasn't|weren't|aren't|hasn't|haven't|hadn't|won't|fails? to|unable)\b/i;
-
-/** Yes/No from the best-covering sentence: "Yes" unless its polarity differs from the question's. */
-export function yesNoCandidates(evidence: EvidenceSet): Candidate[] {
-  const best = scoreSentences(evidence)[0];
-  if (!best) return [];
-  const questionNegated = NEGATION.test(evidence.profile.question);
-  const sentenceNegated = NEGATION.test(best.text);
-  const answer = questionNegated === sentenceNegated ? 'Yes' : 'No';
-  return [
-    {
-      answer,
-      format: 'Str',
-      score: best.score - 0.1,
-      support: [clip(best.entry, best.span)],
-      notes: [`${answer}: best sentence in ${best.entry.observation.node_id} ${sentenceNegated ? 'is' : 'is not'} negated, the question ${questionNegated ? 'is' : 'is not'}`],
-    },
-  ];
-}
-
-const BULLET = /^\s*(?:[-•*–·▪◦]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)])\s+/;
-
-/** An enumeration marker alone (`1.`, `(a)`, `iv)`). */
-const MARKER_ONLY = /^\(?(?:[0-9]{1,3}|[a-z]|[ivxlc]{1,5})[.)]?\)?$/i;
-/** Median words of list items above which a list is numbered paragraphs rather than an answer list. */
-const MAX_LIST_ITEM_WORDS = 15;
-
-const ENUMERATION_LEAD = /^.*?\b(?:include|includes|included|including|consist of|consists of|comprise|comprises|comprised of|namely|such as|are|were)\b\s*/i;
-
-/**
- * Items of an enumeration: after a colon or a lead (`include`, `such as`, `are`), split at commas, semicolons and
- * the final `and`/`or`; without a lead, only a run of three or more comma-separated items ending in `and`/`or` counts.
- */
-function splitEnumeration(text: string): string[] {
-  const lead = text.includes(':') ? text.indexOf(':') + 1 : (ENUMERATION_LEAD.exec(text)?.[0].length ?? 0);
-  const body = text.slice(lead);
-  if (lead === 0 && !/,[^,]+,[^,]*\b(?:and|or)\b/.test(body)) return [];
-  return body
-    .split(/,\s*(?:and\s+|or\s+)?|;\s*|\s+and\s+(?=[A-Z0-9])/)
-    .map((item) => item.replace(/^\s*(?:and|or)\s+/i, '').replace(/[.;:]+$/, '').trim())
-    .filter((item) => item.length > 0 && item.split(/\s+/).length <= 10);
-}
-
-/** Lists: items of an observed list, else an enumeration in the best sentence. */
-export function listCandidates(evidence: EvidenceSet): Candidate[] {
-  const out: Candidate[] = [];
-  for (const entry of evidence.entries) {
-    if (entry.observation.modality !== 'list' && entry.observation.payload.kind !== 'text') continue;
-    const text = entry.text.text;
-    const lines = entry.sentences.filter((span) => BULLET.test(text.slice(span.start, span.end)) || entry.observation.modality === 'list');
-    if (lines.length < 2) continue;
-    // A list is about what its heading says: the heading path counts as the list's own words.
-    const headings = entry.observation.payload.kind === 'text' ? entry.observation.payload.heading_path.join(' ') : '';
-    const cov = evidence.coverage(`${headings}\n${text}`);
-    if (cov.primary <= 0) continue;
-    // Bare markers ("1.", "(a)") are not items.
-    const items = lines.map((span) => text.slice(span.start, span.end).replace(BULLET, '').trim()).filter((item) => item !== '' && !MARKER_ONLY.test(item));
-    if (items.length < 2) continue;
-    // Items of an answer list are short; numbered paragraphs are not a list answer.
-    const words = items.map((item) => item.split(/\s+/).length).sort((a, b) => a - b);
-    const long = words[Math.floor(words.length / 2)]! > MAX_LIST_ITEM_WORDS;
-    out.push({
-      answer: items,
-      format: 'List',
-      score: cov.score + 0.05 - (long ? 0.3 : 0),
-      support: [supportFor(entry.observation, lines[0]!.start, lines[lines.length - 1]!.end, entry.text)],
-      notes: [`${items.length} list items in ${entry.observation.node_id}`],
-    });
-  }
-  for (const s of scoreSentences(evidence).slice(0, 5)) {
-    const items = splitEnumeration(s.text);
-    if (items.length < 2) continue;
-    out.push({ answer: items, format: 'List', score: s.score, support: [clip(s.entry, s.span)], notes: [`enumeration in ${s.entry.observation.node_id}`] });
-  }
   return out.sort((a, b) => b.score - a.score).slice(0, 3);
 }
 

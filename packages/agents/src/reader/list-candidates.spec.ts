@@ -1,0 +1,61 @@
+import type { Observation } from '@doctree/schema';
+import { textObservation } from '../__fixtures__/report-tree.js';
+import { ExtractiveReader } from './extractive-reader.js';
+import { expectedItemCount, splitEnumeration } from './list-candidates.js';
+import { observationText, supportMatches } from './observation-text.js';
+
+const reader = new ExtractiveReader();
+
+function section(nodeId: string, text: string, headings: string[], page = 2): Observation {
+  return { node_id: nodeId, modality: 'section', page, bbox: null, payload: { kind: 'text', text, heading_path: headings } };
+}
+
+function table(nodeId: string, columns: string[], rows: string[][], caption?: string): Observation {
+  const text = [columns.join(' | '), ...rows.map((r) => r.join(' | '))].join('\n');
+  return { node_id: nodeId, modality: 'table', page: 7, bbox: null, payload: { kind: 'table', columns, rows, units: [], markdown: text, text, ...(caption ? { caption } : {}) } };
+}
+
+describe('list answers', () => {
+  it('lists the bullet items under the heading the question names, not another list of the page', async () => {
+    const manual = section(
+      's_1',
+      'Cleaning\nThe machine must be cleaned daily.\nRequired tools:\n• Cleaning brush\n• Cleaning tablets\n• Soft cloth\nSafety notes\n- Never immerse the machine in water\n- Unplug the machine before cleaning it',
+      ['5 Care'],
+    );
+    const result = await reader.read({ question: 'What are the required tools?', observations: [manual] });
+    expect(result).toMatchObject({ answer: ['Cleaning brush', 'Cleaning tablets', 'Soft cloth'], answer_format: 'List' });
+    expect(supportMatches(result.support[0]!, manual)).toBe(true);
+  });
+
+  it('lists the cells of the table column whose header names what is asked', async () => {
+    const courses = table('tab_1', ['Course code', 'Course title', 'Credits'], [
+      ['GS5002', 'Academic Professional Skills', '4'],
+      ['GS6001', 'Research Immersion', '4'],
+      ['GS5101', 'Research Methods', '2'],
+    ]);
+    const result = await reader.read({ question: 'What are the course titles?', observations: [courses] });
+    expect(result).toMatchObject({ answer: ['Academic Professional Skills', 'Research Immersion', 'Research Methods'], answer_format: 'List' });
+    for (const s of result.support) expect(observationText(courses).text).toContain(s.snippet);
+  });
+
+  it('reads the asked column of the rows the question names by their labels', async () => {
+    const errors = table('tab_2', ['Error', 'Description', 'Action'], [
+      ['12', 'Water tank empty', 'Fill the tank'],
+      ['88', 'Boiler over-temperature', 'Switch off and let it cool'],
+      ['188', 'Heater error', 'Call service'],
+    ]);
+    const result = await reader.read({ question: 'What are the error descriptions of error numbers 88 and 188?', observations: [errors] });
+    expect(result).toMatchObject({ answer: ['Boiler over-temperature', 'Heater error'], answer_format: 'List' });
+    expect(result.support.map((s) => s.snippet)).toEqual(['88 | Boiler over-temperature', '188 | Heater error']);
+  });
+
+  it('splits an enumeration in one sentence, and prefers a list as long as the question says', async () => {
+    const text = textObservation('t_3', 'Typical reflecting surfaces include a mirror and a shiny object. Radio signals are also reflected by buildings, hills and the ionosphere.', 9);
+    const result = await reader.read({ question: 'What are two examples of reflecting surfaces?', observations: [text] });
+    expect(result).toMatchObject({ answer: ['mirror', 'shiny object'], answer_format: 'List' });
+    expect(expectedItemCount('Which seven sensors are connected to the ECU?')).toBe(7);
+    expect(expectedItemCount('What are the risks named in Section 3.3?')).toBeUndefined();
+    expect(splitEnumeration('The segments are Safety, Health Care and Consumer.')).toEqual(['Safety', 'Health Care', 'Consumer']);
+    expect(splitEnumeration('Signals are reflected by buildings, hills and the ionosphere.')).toEqual(['reflected by buildings', 'hills', 'ionosphere']);
+  });
+});

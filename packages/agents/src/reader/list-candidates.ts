@@ -1,0 +1,269 @@
+import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
+import { phraseStems } from './evidence-model.js';
+import { parseNumberCell } from './numbers.js';
+import { supportFor } from './observation-text.js';
+import { tableRowSupport } from './table-candidates.js';
+import { clip, scoreSentences } from './text-candidates.js';
+import { wordTokens } from './text-spans.js';
+
+/** A bullet or enumeration marker at the start of a line (`-`, `•`, `1.`, `(a)`). */
+const BULLET = /^\s*(?:[-•*–·▪◦►✓]|\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}\))\s+/;
+
+/** An enumeration marker alone (`1.`, `(a)`, `iv)`). */
+const MARKER_ONLY = /^\(?(?:[0-9]{1,3}|[a-z]|[ivxlc]{1,5})[.)]?\)?$/i;
+
+/** Median words of list items above which a list is numbered paragraphs rather than an answer list. */
+const MAX_LIST_ITEM_WORDS = 15;
+
+const ENUMERATION_LEAD = /^.*?\b(?:include|includes|included|including|consist of|consists of|comprise|comprises|comprised of|namely|such as|are|were)\b\s*/i;
+
+const NUMBER_WORDS = new Map(['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((w, i) => [w, i + 2]));
+
+/**
+ * How many items the question says the answer has ("What are two examples…", "Which seven sensors…", "the top 3
+ * products"), else undefined.
+ */
+export function expectedItemCount(question: string): number | undefined {
+  const m = /\b(?:what|which|name|list|give|the|top)\b[^?.]*?\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-2])\s+(?:\w+\s+){0,2}?[a-z]+s\b/i.exec(question);
+  if (!m) return undefined;
+  const word = m[1]!.toLowerCase();
+  return NUMBER_WORDS.get(word) ?? Number(word);
+}
+
+/**
+ * Items of an enumeration in one sentence: after a colon or a lead (`include`, `such as`, `are`), split at commas,
+ * semicolons and the final `and`/`or`; without a lead, only a run of three or more comma-separated items ending in
+ * `and`/`or` counts.
+ */
+export function splitEnumeration(text: string): string[] {
+  const lead = text.includes(':') ? text.indexOf(':') + 1 : (ENUMERATION_LEAD.exec(text)?.[0].length ?? 0);
+  // The enumeration ends where a new clause starts (", but the knowledge is absent…").
+  const rest = text.slice(lead);
+  const clause = rest.search(/,\s*(?:but|while|whereas|which|although|though|because|so that|if)\b/i);
+  const body = clause >= 0 ? rest.slice(0, clause) : rest;
+  if (lead === 0 && !/,[^,]+,[^,]*\b(?:and|or)\b/.test(body)) return [];
+  const parts = body.split(/,\s*(?:and\s+|or\s+)?|;\s*|\s+and\s+(?=[A-Z0-9])/);
+  // The last item of "A, B and C" (or of "A and B" after a lead) holds the final conjunction.
+  const last = parts.pop() ?? '';
+  // Two items after a lead are joined by "and" ("include A and B"); "either A or B" is a choice, not a list.
+  const final = parts.length > 0 ? /^(.*\S)\s+(?:and|or)\s+(\S.*)$/.exec(last) : lead > 0 ? /^(.*\S)\s+and\s+(\S.*)$/.exec(last) : null;
+  parts.push(...(final ? [final[1]!, final[2]!] : [last]));
+  return parts
+    .map((item) => item.replace(/^\s*(?:and|or)\s+/i, '').replace(/^(?:a|an|the)\s+/i, '').replace(/[.;:]+$/, '').trim())
+    .filter((item) => item.length > 0 && item.split(/\s+/).length <= 10);
+}
+
+/** A run of list lines inside an observation, with the line that introduces it. */
+interface ListGroup {
+  lines: Array<{ start: number; end: number; item: string }>;
+  /** The line before the list ("The segments are:"), or ''. */
+  lead: string;
+}
+
+/** Lines of a text with their offsets (blank lines dropped). */
+function linesOf(text: string): Array<{ start: number; end: number; text: string }> {
+  const out: Array<{ start: number; end: number; text: string }> = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed) {
+      const start = offset + line.indexOf(trimmed);
+      out.push({ start, end: start + trimmed.length, text: trimmed });
+    }
+    offset += line.length + 1;
+  }
+  return out;
+}
+
+/**
+ * The lists of an observation: every line of a `list` observation; runs of two or more bulleted or numbered lines of
+ * a text or section (each with the line that introduces it). Bare markers (`1.`) are not items.
+ */
+function listGroups(entry: EvidenceEntry): ListGroup[] {
+  const lines = linesOf(entry.text.text);
+  const item = (text: string): string => text.replace(BULLET, '').trim();
+  if (entry.observation.modality === 'list') {
+    const items = lines.map((l) => ({ start: l.start, end: l.end, item: item(l.text) })).filter((l) => l.item !== '' && !MARKER_ONLY.test(l.item));
+    return [{ lines: items, lead: '' }];
+  }
+  const groups: ListGroup[] = [];
+  let current: ListGroup | undefined;
+  for (const [i, line] of lines.entries()) {
+    if (BULLET.test(line.text) && !MARKER_ONLY.test(line.text)) {
+      current ??= { lines: [], lead: i > 0 ? lines[i - 1]!.text : '' };
+      const it = item(line.text);
+      if (it && !MARKER_ONLY.test(it)) current.lines.push({ start: line.start, end: line.end, item: it });
+    } else if (current) {
+      groups.push(current);
+      current = undefined;
+    }
+  }
+  if (current) groups.push(current);
+  return groups.filter((g) => g.lines.length >= 2);
+}
+
+/** Median word count of items. */
+function medianWords(items: readonly string[]): number {
+  const words = items.map((item) => item.split(/\s+/).length).sort((a, b) => a - b);
+  return words[Math.floor(words.length / 2)] ?? 0;
+}
+
+/** Adjusts a list score by how its length fits the number of items the question names. */
+function sizeFit(score: number, items: number, expected: number | undefined): number {
+  if (expected === undefined) return score;
+  return items === expected ? score + 0.15 : score - 0.1;
+}
+
+const dedupe = (items: readonly string[]): string[] => [...new Set(items.map((i) => i.trim()).filter(Boolean))];
+
+/** Bulleted and numbered lists, scored by how their heading and introducing line (and, at half weight, items) cover the question. */
+function bulletListCandidates(evidence: EvidenceSet, expected: number | undefined): Candidate[] {
+  const out: Candidate[] = [];
+  for (const entry of evidence.entries) {
+    if (entry.observation.payload.kind !== 'text') continue;
+    const headings = entry.observation.payload.heading_path.join(' \n ');
+    for (const group of listGroups(entry)) {
+      const items = dedupe(group.lines.map((l) => l.item));
+      if (items.length < 2) continue;
+      // A list is about what its heading and introducing line say; its items count as context.
+      const cov = evidence.coverage(`${headings}\n${group.lead}`, phraseStems(items.join(' ')));
+      if (cov.score <= 0) continue;
+      const long = medianWords(items) > MAX_LIST_ITEM_WORDS;
+      const first = group.lines[0]!;
+      const last = group.lines[group.lines.length - 1]!;
+      out.push({
+        answer: items,
+        format: 'List',
+        score: sizeFit(cov.score + 0.05 - (long ? 0.3 : 0), items.length, expected) - 0.01 * entry.rank,
+        support: [supportFor(entry.observation, first.start, last.end, entry.text)],
+        about: `${headings}\n${group.lead}`,
+        notes: [`${items.length} list items in ${entry.observation.node_id}${group.lead ? ` after "${group.lead.slice(0, 60)}"` : ''}`],
+      });
+    }
+  }
+  return out;
+}
+
+/** Least match of a column header (and caption) with the question for its cells to be a list answer. */
+const MIN_COLUMN_SCORE = 0.3;
+
+/** Score a list of cells gets for its rows being named by the question (added to its column's match). */
+const NAMED_ROWS_BONUS = 0.4;
+
+/** True when most of the cells are numbers. */
+const mostlyNumeric = (cells: readonly string[]): boolean => cells.filter((c) => parseNumberCell(c) !== null).length * 2 > cells.length;
+
+/** True when the question asks for values (numbers, scores, percentages) rather than names. */
+function asksValues(evidence: EvidenceSet): boolean {
+  const p = evidence.profile;
+  return p.wantsPercent || p.wantsCurrency || /\b(?:scores?|values?|numbers?|amounts?|percentages?|rates?|figures?)\b/i.test(p.question);
+}
+
+/**
+ * Table lists: the cells of a column whose header names what is asked (the row labels when the first column's header
+ * or the caption does), and the cells of a row whose label does. Names are preferred to numbers unless values are asked.
+ */
+function tableListCandidates(evidence: EvidenceSet, expected: number | undefined): Candidate[] {
+  const out: Candidate[] = [];
+  const values = asksValues(evidence);
+  for (const entry of evidence.entries) {
+    const p = entry.observation.payload;
+    if (p.kind !== 'table' || p.rows.length < 2) continue;
+    const width = Math.max(p.columns.length, ...p.rows.map((r) => r.length));
+    for (let c = 0; c < width; c++) {
+      const header = p.columns[c] ?? '';
+      const caption = c === 0 ? (p.caption ?? '') : '';
+      const cov = evidence.coverage(`${header}\n${caption}`, entry.contextStems);
+      if (cov.primary <= 0 || cov.score < MIN_COLUMN_SCORE) continue;
+      const cells = dedupe(p.rows.map((r) => r[c] ?? '').filter((cell) => cell.trim() !== '' && cell.trim() !== header.trim() && !/^\s*total\b/i.test(cell)));
+      if (cells.length < 2) continue;
+      const numeric = mostlyNumeric(cells);
+      const rows = p.rows.filter((r) => cells.includes((r[c] ?? '').trim()));
+      const firstRow = rows[0]!;
+      const lastRow = rows[rows.length - 1]!;
+      const support = [firstRow, lastRow].filter((r, i, all) => all.indexOf(r) === i).map((r) => tableRowSupport(entry, r[0] ?? '', r[c] ?? ''));
+      out.push({
+        answer: cells,
+        format: 'List',
+        score: sizeFit(cov.score + (numeric === values ? 0.05 : -0.15), cells.length, expected) - 0.01 * entry.rank,
+        support,
+        about: `${header}\n${caption}`,
+        notes: [`${cells.length} cells of column "${header}" in ${entry.observation.node_id}`],
+      });
+    }
+    // Rows the question names by their label ("error numbers 88 and 188", "A and B"): their cells in the column
+    // whose header names what is asked. Both the rows and the column are named, so this outranks a whole column.
+    const questionStems = phraseStems(evidence.profile.question);
+    const byNumber = p.rows.filter((row) => {
+      const number = parseNumberCell((row[0] ?? '').trim());
+      return number !== null && evidence.profile.questionNumbers.has(Math.abs(number.value));
+    });
+    const byName = p.rows.filter((row) => {
+      const stems = phraseStems(row[0] ?? '');
+      // Every word of the label is in the question, one of them a content term (not "a" or "the").
+      return parseNumberCell((row[0] ?? '').trim()) === null && [...stems].every((stem) => questionStems.has(stem)) && evidence.terms.some((t) => stems.has(t.stem));
+    });
+    const named = byNumber.length >= 2 ? byNumber : byName;
+    if (named.length >= 2) {
+      const columns = Array.from({ length: width - 1 }, (_, i) => i + 1)
+        .map((c) => ({ c, cov: evidence.coverage(p.columns[c] ?? '') }))
+        .filter((x) => x.cov.primary > 0)
+        .sort((a, b) => b.cov.score - a.cov.score);
+      const col = columns[0];
+      const cells = col ? named.map((row) => (row[col.c] ?? '').trim()) : [];
+      if (col && cells.every((cell) => cell !== '')) {
+        out.push({
+          answer: cells,
+          format: 'List',
+          score: sizeFit(NAMED_ROWS_BONUS + col.cov.score, cells.length, expected) - 0.01 * entry.rank,
+          support: named.map((row) => tableRowSupport(entry, row[0] ?? '', row[col.c] ?? '')),
+          about: p.columns[col.c] ?? '',
+          notes: [`column "${p.columns[col.c]}" of the rows the question names (${named.map((r) => r[0]).join(', ')}) in ${entry.observation.node_id}`],
+        });
+      }
+    }
+    for (const row of p.rows) {
+      const label = row[0] ?? '';
+      if (!label.trim()) continue;
+      const cov = evidence.coverage(label, entry.contextStems);
+      if (cov.primary <= 0) continue;
+      const cells = dedupe(row.slice(1).filter((cell) => cell.trim() !== ''));
+      if (cells.length < 2) continue;
+      const numeric = mostlyNumeric(cells);
+      out.push({
+        answer: cells,
+        format: 'List',
+        score: sizeFit(cov.score - 0.05 + (numeric === values ? 0.05 : -0.15), cells.length, expected) - 0.01 * entry.rank,
+        support: [tableRowSupport(entry, label, row[row.length - 1] ?? '')],
+        about: label,
+        notes: [`${cells.length} cells of row "${label}" in ${entry.observation.node_id}`],
+      });
+    }
+  }
+  return out;
+}
+
+/** Enumerations in the best sentences ("The segments are A, B and C"), without items made only of question words. */
+function enumerationCandidates(evidence: EvidenceSet, expected: number | undefined): Candidate[] {
+  const out: Candidate[] = [];
+  const questionStems = new Set(wordTokens(evidence.profile.question).map((t) => t.stem));
+  for (const s of scoreSentences(evidence).slice(0, 5)) {
+    const items = dedupe(splitEnumeration(s.text)).filter((item) => wordTokens(item).some((t) => !questionStems.has(t.stem)));
+    if (items.length < 2) continue;
+    const lead = s.text.slice(0, Math.max(0, s.text.indexOf(items[0]!)));
+    out.push({ answer: items, format: 'List', score: sizeFit(s.score, items.length, expected), support: [clip(s.entry, s.span)], about: lead, notes: [`enumeration in ${s.entry.observation.node_id}`] });
+  }
+  return out;
+}
+
+/**
+ * List answers built from the evidence: the items of a bulleted or numbered list under the heading or introducing
+ * line the question names, the cells of a table column (or row) whose header names what is asked, and the items of
+ * an enumeration in one sentence. A list whose length is the number of items the question names ("two examples")
+ * ranks higher. Items are strings, as written.
+ */
+export function listCandidates(evidence: EvidenceSet): Candidate[] {
+  const expected = expectedItemCount(evidence.profile.question);
+  const out = [...bulletListCandidates(evidence, expected), ...tableListCandidates(evidence, expected), ...enumerationCandidates(evidence, expected)];
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
