@@ -326,7 +326,8 @@ export function computedValueCandidates(evidence: EvidenceSet, computed: readonl
       if (!entry) break;
       const terms = profile.sides ? new EvidenceSet([entry.observation], sideProfile(profile, profile.sides.sides[scores.length] ?? profile.question)) : evidence;
       const cov = terms.coverage(operand.row, entry.contextStems);
-      if (cov.primary <= 0) break;
+      // A formula the question defines names its operands in its own words ("PP&E"); the plan matched their rows.
+      if (cov.primary <= 0 && c.operation !== 'formula') break;
       scores.push(cov.score);
       support.push(tableRowSupport(entry, operand.row, operand.raw));
     }
