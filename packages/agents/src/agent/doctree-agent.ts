@@ -364,6 +364,7 @@ export class DocTreeAgent {
     const cardSession = this.#cardSession(question, decision, trace, session, signal);
     const hub = ToolHub.create({
       index: this.index,
+      domain: this.#domain.pack,
       ...(this.chat ? { chat: this.chat } : {}),
       trace,
       cards: [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...(o.hub?.cards ?? [])],

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 
+import { extractCells } from '../extract/extract-column.js';
+import type { TableGrid } from '../table/table-reader.js';
 import { conceptMatch, conceptQueryTerms, conceptsIn } from '../vocabulary/concept-vocabulary.js';
 import { builtinDomainPack, detectDomainPack, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
 
@@ -71,5 +73,17 @@ describe('domain packs', () => {
     expect(conceptsIn('What were purchases of PP&E in 2022?', generic.concepts)).toEqual([]);
     expect(generic.statements).toEqual([]);
     expect(builtinDomainPack('finance').statements.map((s) => s.name)).toContain('balance sheet');
+  });
+
+  it('lets table extraction find a row the pack names in other words', () => {
+    const clinical = domainPackFrom(CLINICAL);
+    const body = [
+      ['Patients enrolled', '120', '118'],
+      ['Treatment emergent adverse events', '14', '9'],
+    ];
+    const grid: TableGrid = { rows: [['', 'Arm A', 'Arm B'], ...body], headerRows: 1, columns: ['', 'Arm A', 'Arm B'], body, rowLabels: body.map((r) => r[0]!), units: [null, null, null], source: 'rows' };
+    const cells = (concepts?: typeof clinical.concepts) => extractCells(grid, { rows: ['side effects'], columns: ['Arm A'], ...(concepts ? { concepts } : {}) }).cells;
+    expect(cells(clinical.concepts).map((c) => c.row)).toEqual(['Treatment emergent adverse events']);
+    expect(cells()).toEqual([]);
   });
 });

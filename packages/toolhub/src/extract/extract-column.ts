@@ -7,7 +7,7 @@ import type { DocNavigator } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
 import { SCALE_MULTIPLIERS, parseNumberText, type Scale } from '../table/number-text.js';
 import type { TableGrid } from '../table/table-reader.js';
-import { conceptMatch, namedConcepts, normalizeLabel } from '../vocabulary/concept-vocabulary.js';
+import { conceptMatch, DEFAULT_CONCEPTS, namedConcepts, normalizeLabel, type Concept } from '../vocabulary/concept-vocabulary.js';
 
 /** One cell picked by `extract.column`. */
 export interface ExtractedCell {
@@ -63,6 +63,8 @@ export interface ExtractCellsOptions {
   maxRowsPerLabel?: number;
   /** Keep only the best row of each requested label (the first of ties). Default false. */
   bestRowOnly?: boolean;
+  /** Concepts rows may name in other words (the domain pack's). Default {@link DEFAULT_CONCEPTS}. */
+  concepts?: readonly Concept[];
 }
 
 /** Defaults of {@link ExtractCellsOptions}. */
@@ -88,16 +90,17 @@ function matchScore(wanted: readonly string[], have: readonly string[]): number 
 }
 
 /** Rows of a grid matching a requested label at least `minMatch`, with their scores (see {@link extractCells}). */
-function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: string, minMatch: number): Array<{ i: number; score: number; extra: number }> {
+function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: string, minMatch: number, concepts: readonly Concept[] = DEFAULT_CONCEPTS): Array<{ i: number; score: number; extra: number }> {
   const wanted = labelTermsOf(label);
-  const named = namedConcepts(label).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
+  const named = namedConcepts(label, concepts).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
   return labelTerms
     .map((terms, i) => {
       // A row naming a concept of the label in the document's words ("Purchases of PP&E" for "capex") covers the
       // words that named it; the label's other words still have to match.
       const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
       const have = covered.length > 0 ? [...terms, ...covered] : terms;
-      return { i, score: matchScore(wanted, have), extra: terms.filter((t) => !wanted.includes(t) && !covered.includes(t)).length };
+      // A row naming the concept in its own words adds no qualifier of its own.
+      return { i, score: matchScore(wanted, have), extra: covered.length > 0 ? 0 : terms.filter((t) => !wanted.includes(t)).length };
     })
     .filter((s) => s.score >= minMatch);
 }
@@ -107,11 +110,11 @@ function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: stri
  * the label's words, less a penalty for each word the row adds (a "total current liabilities" row is a worse "total
  * liabilities" than a "Total liabilities" row elsewhere), plus the share of the requested years its columns hold.
  */
-function tableFit(grid: TableGrid, rows: readonly string[], years: readonly number[], minMatch: number): number {
+function tableFit(grid: TableGrid, rows: readonly string[], years: readonly number[], minMatch: number, concepts?: readonly Concept[]): number {
   const labelTerms = grid.rowLabels.map(labelTermsOf);
   let fit = 0;
   for (const label of rows) {
-    const scored = scoreRows(grid, labelTerms, label, minMatch);
+    const scored = scoreRows(grid, labelTerms, label, minMatch, concepts);
     fit += scored.length === 0 ? 0 : Math.max(...scored.map((s) => Math.min(1, s.score) - EXTRA_WORD_PENALTY * s.extra));
   }
   const found = years.filter((y) => grid.columns.some((c) => findYears(c).includes(y))).length;
@@ -147,7 +150,7 @@ export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {})
   const forRow = new Map<number, string>();
   if (options.rows && options.rows.length > 0) {
     for (const label of options.rows) {
-      const scored = scoreRows(grid, labelTerms, label, minMatch);
+      const scored = scoreRows(grid, labelTerms, label, minMatch, options.concepts);
       if (scored.length === 0) {
         missingRows.push(label);
         continue;
@@ -221,13 +224,13 @@ export function findTable(nav: DocNavigator, ref: string): DocTreeNode {
 }
 
 /** The candidate table of `tables` that fits the request best (the first of ties: search order). */
-function bestTable(nav: DocNavigator, args: ExtractColumnArgs): DocTreeNode {
+function bestTable(nav: DocNavigator, args: ExtractColumnArgs, concepts?: readonly Concept[]): DocTreeNode {
   const tables = (args.tables ?? []).map((id) => nav.node(id)).filter((n): n is DocTreeNode => n !== undefined && n.role === 'table');
   if (tables.length === 0) throw new DocTreeError('TOOL_ARGS_INVALID', `none of ${JSON.stringify(args.tables ?? [])} is a table of document ${nav.docId}`);
   let best = tables[0]!;
   let bestFit = Number.NEGATIVE_INFINITY;
   for (const node of tables) {
-    const fit = tableFit(nav.table(node), args.rows ?? [], args.years ?? [], args.min_match);
+    const fit = tableFit(nav.table(node), args.rows ?? [], args.years ?? [], args.min_match, concepts);
     if (fit > bestFit + 1e-9) [best, bestFit] = [node, fit];
   }
   return best;
@@ -265,11 +268,12 @@ export const extractColumnCard: HubToolCard<ExtractColumnArgs, ExtractColumnData
   kind: 'extract',
   async run(args, context) {
     const nav = context.nav;
-    const node = args.node_id !== undefined ? findTable(nav, args.node_id) : bestTable(nav, args);
+    const concepts = context.domain?.concepts;
+    const node = args.node_id !== undefined ? findTable(nav, args.node_id) : bestTable(nav, args, concepts);
     const grid = nav.table(node);
     if (grid.body.length === 0) throw new DocTreeError('TOOL_FAILED', `table ${node.node_id} has no readable cells`, { nodeId: node.node_id });
     const columns = [...(args.columns ?? []), ...(args.years ?? [])];
-    const result = extractCells(grid, { ...(args.rows ? { rows: args.rows } : {}), ...(columns.length > 0 ? { columns } : {}), minMatch: args.min_match, bestRowOnly: args.best_row_only });
+    const result = extractCells(grid, { ...(args.rows ? { rows: args.rows } : {}), ...(columns.length > 0 ? { columns } : {}), minMatch: args.min_match, bestRowOnly: args.best_row_only, ...(concepts ? { concepts } : {}) });
     const caption = nav.captionOf(node)?.text;
     return {
       hits: [nodeHit(nav, node, { method: 'extract.column', score: 1, extra: { n_cells: result.cells.length } })],

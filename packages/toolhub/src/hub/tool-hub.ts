@@ -1,3 +1,4 @@
+import type { CompiledDomainPack } from '../domain/domain-pack.js';
 import { pageFromIndex } from '@doctree/schema';
 import type { ChatModelClient, EvidencePack, Hit, PlanStage, StrategyPlan, ToolResult } from '@doctree/schema';
 import type { DocIndex } from '@doctree/index';
@@ -35,6 +36,8 @@ export interface FuseOptions {
 export interface ToolHubOptions {
   /** The loaded document index the cards read. */
   index: DocIndex;
+  /** The document's domain pack: cards match concepts and abbreviations with it. Default: the finance pack's concepts. */
+  domain?: CompiledDomainPack;
   /** Chat model for `rank.llm` (and for cards registered by the agents); absent offline. */
   chat?: ChatModelClient | undefined;
   /** Trace recorder shared with the agent loop. Default: a new one. */
@@ -128,7 +131,7 @@ export class ToolHub {
   private constructor(options: ToolHubOptions) {
     this.#options = options;
     this.index = options.index;
-    this.context = createToolContext({ index: options.index, chat: options.chat });
+    this.context = createToolContext({ index: options.index, chat: options.chat, domain: options.domain });
     this.registry = options.registry ?? createDefaultRegistry();
     if (options.cards) for (const card of options.cards) this.registry.register(card);
     this.trace = options.trace ?? new TraceRecorder();
@@ -190,7 +193,7 @@ export class ToolHub {
 
   /** MMR knapsack packing with coverage (see `packEvidence`); records a `pack` event. */
   pack(candidates: readonly Hit[], options: PackOptions = {}): EvidencePack {
-    const pack = packEvidence(this.context.nav, candidates, { ...this.#options.pack, ...options });
+    const pack = packEvidence(this.context.nav, candidates, { ...(this.context.domain ? { concepts: this.context.domain.concepts } : {}), ...this.#options.pack, ...options });
     this.trace.record({
       type: 'pack',
       n_hits: pack.items.length,

@@ -6,7 +6,7 @@ import type { HubToolCard } from '../context/tool-context.js';
 import { FIGURE_ROLES, type DocNavigator } from '../navigation/doc-navigator.js';
 import { gistWithoutTitle, hitScore, hitVia } from '../hits/node-hit.js';
 import { tableGridToMarkdown } from '../table/table-reader.js';
-import { conceptMatch, conceptsIn } from '../vocabulary/concept-vocabulary.js';
+import { conceptMatch, conceptsIn, DEFAULT_CONCEPTS, type Concept } from '../vocabulary/concept-vocabulary.js';
 
 /** What the plan needs the evidence to show; each entry becomes one need (`object:Table 2`, `year:2023`…). */
 export interface PackNeeds {
@@ -50,6 +50,8 @@ export interface PackOptions {
   minItemTokens?: number;
   /** Needs the coverage is computed against. Default none (coverage is 1 for a non-empty pack). */
   needs?: PackNeeds;
+  /** Concepts a keyword need may be covered by in other words (the domain pack's). Default {@link DEFAULT_CONCEPTS}. */
+  concepts?: readonly Concept[];
 }
 
 /** Defaults of {@link PackOptions}. */
@@ -193,7 +195,7 @@ function textTerms(nav: DocNavigator, text: string): ReadonlySet<string> {
  * a keyword when one item holds all its terms (two thirds for phrases of four terms or more); a page by an item on it.
  * Without needs, coverage is 1 when there is evidence and 0 otherwise.
  */
-export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[], needs: PackNeeds | undefined): Coverage {
+export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[], needs: PackNeeds | undefined, knownConcepts: readonly Concept[] = DEFAULT_CONCEPTS): Coverage {
   const list = needList(needs);
   if (list.length === 0) return { coverage: items.length > 0 ? 1 : 0, needs_covered: [], needs_missing: [] };
   const prepared = items.map((item) => {
@@ -229,7 +231,7 @@ export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[
       // A keyword naming a reporting concept is covered by evidence naming it in other words ("capex" by "Purchases
       // of property, plant and equipment"; the shared concept vocabulary).
       if (!ok) {
-        const concepts = conceptsIn(value);
+        const concepts = conceptsIn(value, knownConcepts);
         ok = concepts.length > 0 && prepared.some((p) => conceptMatch(p.item.text, concepts).score > 0);
       }
     } else if (kind === 'page') {
@@ -303,7 +305,7 @@ export function packEvidence(nav: DocNavigator, candidates: readonly Hit[], opti
     for (const i of remaining) maxSimilarity[i] = Math.max(maxSimilarity[i]!, cosine(pool[i]!.tf, c.tf));
     items.push({ node_id: c.node.node_id, page: pageFromIndex(page), role: c.node.role, text, tokens, score: hitScore(c.hit), via: hitVia(c.hit) });
   }
-  const coverage = computeCoverage(nav, items, o.needs);
+  const coverage = computeCoverage(nav, items, o.needs, options.concepts);
   return { items, total_tokens: used, budget_tokens: Math.max(1, Math.floor(o.budgetTokens)), ...coverage };
 }
 
@@ -353,6 +355,7 @@ export const packMmrKnapsackCard: HubToolCard<PackArgs, EvidencePack> = {
       ...(args.attach && args.attach.length > 0 ? { attach: args.attach } : {}),
       ...(args.role_limits ? { roleLimits: args.role_limits } : {}),
       ...(args.needs ? { needs: args.needs } : {}),
+      ...(context.domain ? { concepts: context.domain.concepts } : {}),
     });
     const byId = new Map(args.candidates.map((h) => [h.node_id, h] as const));
     const hits = pack.items.map((i) => byId.get(i.node_id)).filter((h): h is Hit => h !== undefined);

@@ -4,7 +4,7 @@ import type { BaseRetrieverOptions, DocIndex } from '@doctree/index';
 import { FIGURE_ROLES, navigatorFor, type DocNavigator, type NodeSurface } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
 import { findLabels } from './query-signals.js';
-import { conceptQueryTerms, conceptVariants } from '../vocabulary/concept-vocabulary.js';
+import { conceptQueryTerms, conceptVariants, DEFAULT_CONCEPTS, type Concept } from '../vocabulary/concept-vocabulary.js';
 
 /** Weights of the table lane's score (each feature is in 0..1). */
 export interface TableLaneWeights {
@@ -52,6 +52,8 @@ export interface TableRetrieverOptions extends BaseRetrieverOptions {
   weights?: Partial<TableLaneWeights>;
   /** Known signals merged with the query's. */
   signals?: ObjectSignals;
+  /** Concepts line items may be named by in other words (the domain pack's). Default {@link DEFAULT_CONCEPTS}. */
+  concepts?: readonly Concept[];
 }
 
 /** Options of the {@link ChartRetriever} constructor. */
@@ -121,6 +123,7 @@ export class TableRetriever extends BaseRetriever {
   readonly #nav: DocNavigator;
   readonly #weights: TableLaneWeights;
   readonly #signals: ObjectSignals;
+  readonly #concepts: readonly Concept[];
 
   constructor(
     readonly index: DocIndex,
@@ -130,6 +133,7 @@ export class TableRetriever extends BaseRetriever {
     this.#nav = navigatorFor(index);
     this.#weights = { ...TABLE_LANE_WEIGHTS, ...options.weights };
     this.#signals = options.signals ?? {};
+    this.#concepts = options.concepts ?? DEFAULT_CONCEPTS;
   }
 
   protected async _retrieve(request: RetrieveRequest): Promise<Hit[]> {
@@ -137,10 +141,10 @@ export class TableRetriever extends BaseRetriever {
     if (nodes.length === 0) return [];
     const pages = request.pageIdx && request.pageIdx.length > 0 ? new Set(request.pageIdx) : undefined;
     // Line items are matched in the document's words too: "capex" also searches "purchases of property, plant and equipment".
-    const expansion = conceptQueryTerms(request.query);
+    const expansion = conceptQueryTerms(request.query, { concepts: this.#concepts });
     const bm25 = bm25Scores(this.index, expansion.length > 0 ? `${request.query} ${expansion.join(' ')}` : request.query, new Set(['table']), pages);
     const dense = await denseScores(this.index, request.query, new Set(nodes.map((n) => n.node_id)), request.signal);
-    const variantTerms = conceptVariants(request.query).map((v) => analyzeQuery(v));
+    const variantTerms = conceptVariants(request.query, this.#concepts).map((v) => analyzeQuery(v));
     const years = [...new Set([...findYears(request.query), ...(this.#signals.years ?? [])])];
     const units = [...new Set([...findUnits(request.query), ...(this.#signals.units ?? [])])];
     const labelTargets = new Set([...findLabels(request.query), ...(this.#signals.labels ?? [])].map((l) => this.#nav.resolveLabel(l)).filter(Boolean));

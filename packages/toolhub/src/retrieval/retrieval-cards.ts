@@ -105,6 +105,7 @@ export const tableIndexSearchCard: HubToolCard<TableSearchArgs, LaneWarning> = {
   run(args, context, signal) {
     const retriever = new TableRetriever(context.index, {
       validateHits: false,
+      ...(context.domain ? { concepts: context.domain.concepts } : {}),
       signals: { ...(args.years ? { years: args.years } : {}), ...(args.units ? { units: args.units } : {}), ...(args.labels ? { labels: args.labels } : {}) },
     });
     return runLane(retriever, args, context, signal);
