@@ -198,7 +198,7 @@ export function computeArgsFromFormula(args: Readonly<Record<string, unknown>>, 
     if (data === undefined || data === null || typeof data !== 'object' || !Array.isArray(data.cells) || typeof data.node_id !== 'string') return { skip: `no cells for ${input.name} (${input.phrase})` };
     const nodeId = data.node_id;
     const found = operandsOf(data).filter((o) => o.cell !== undefined);
-    if (found.length === 0) return { skip: `no number for ${input.name} (${input.phrase}) in ${nodeId}` };
+    if (found.length === 0) return { skip: `${Array.isArray(data.missing_rows) && data.missing_rows.length > 0 ? 'no row' : 'no number'} for ${input.name} (${input.phrase}) in ${nodeId}` };
     let chosen: Operand[];
     if (input.years.length === 0) chosen = [found[0]!];
     else {
@@ -240,6 +240,14 @@ export function computeArgsFromFormula(args: Readonly<Record<string, unknown>>, 
     }
     cells.push(...chosen.map((o) => o.cell!));
     if (!nodes.includes(nodeId)) nodes.push(nodeId);
+  }
+  // Tables of one report share its scale: a table whose "(Millions)" header was lost reads like unscaled numbers, which
+  // would make a ratio across tables off by the scale. Operands without a scale take the one the others agree on.
+  const amounts = Object.values(variables).filter((v) => !v.percent);
+  const scales = new Set(amounts.map((v) => v.scale).filter((x): x is string => x !== null));
+  if (nodes.length >= 2 && scales.size === 1 && amounts.some((v) => v.scale === null)) {
+    const [scale] = [...scales];
+    for (const v of amounts) if (v.scale === null) v.scale = scale!;
   }
   return {
     args: { expression, variables, ...precision },
@@ -286,7 +294,7 @@ export function adaptStepArgs(tool: string, args: Readonly<Record<string, unknow
     }
     case 'extract.column': {
       if (args['tables'] === undefined || (Array.isArray(args['tables']) && args['tables'].length > 0 && args['tables'].every((t) => typeof t === 'string'))) return { args: { ...args } };
-      const tables = [...new Set((hitsOf(args['tables']) ?? []).filter((h) => nav.node(h.node_id)?.role === 'table').map((h) => h.node_id))].slice(0, 10);
+      const tables = [...new Set((hitsOf(args['tables']) ?? []).filter((h) => nav.node(h.node_id)?.role === 'table').map((h) => h.node_id))].slice(0, 20);
       if (tables.length === 0) return { skip: 'no table to read' };
       return { args: { ...args, tables } };
     }

@@ -53,3 +53,34 @@ describe('computationSpec', () => {
     expect(spec).toMatchObject({ operation: 'formula', expression: 'pct(A / B, 1)', percent: true });
   });
 });
+
+describe('computationSpec over several years and between two items', () => {
+  it('averages a ratio of two items over a year range, year by year', () => {
+    const spec = computationSpec({ question: 'What is the FY2017 - FY2019 3 year average of capex as a % of revenue?', operations: ['average', 'percent'], years: [2017, 2019] });
+    expect(spec).toMatchObject({ operation: 'average', expression: 'avg(pct(A0, B0), pct(A1, B1), pct(A2, B2))', percent: true });
+    expect(spec?.operands.map((o) => [o.phrase, o.years, o.reduce])).toEqual([
+      ['capex', [2017, 2018, 2019], 'each'],
+      ['revenue', [2017, 2018, 2019], 'each'],
+    ]);
+  });
+
+  it('reads "how much less was A compared to B" as B - A, and one item against an earlier year as a change over years', () => {
+    const less = computationSpec({ question: 'For the year ended March 31, 2003, how much less were the reserves compared to the income?', operations: ['difference'], years: [2003] });
+    expect(less).toMatchObject({ operation: 'difference', expression: 'B - A' });
+    expect(less?.operands.map((o) => [o.phrase, o.years])).toEqual([
+      ['reserves', [2003]],
+      ['income', [2003]],
+    ]);
+    const overYears = computationSpec({ question: 'How much higher was the dividend paid (in thousands) in 2002 compared to 2001?', operations: ['difference'], years: [2001, 2002] });
+    expect(overYears).toMatchObject({ operation: 'difference', expression: 'A1 - A0' });
+    expect(overYears?.operands[0]).toMatchObject({ years: [2001, 2002], reduce: 'each' });
+    expect(overYears?.operands[0]!.phrase).not.toMatch(/compared|thousands/);
+  });
+});
+
+describe('computationSpec item phrases', () => {
+  it('leaves proper names and asides out of a line item', () => {
+    const spec = computationSpec({ question: 'What is the FY2019 - FY2020 total revenue growth rate for Contoso (formerly known as Fabrikam)?', operations: ['percent_change'], years: [2019, 2020] });
+    expect(spec?.operands[0]!.phrase).toBe('total revenue');
+  });
+});

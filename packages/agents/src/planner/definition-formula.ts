@@ -152,6 +152,67 @@ function asksPercent(question: string): boolean {
   return /%|\bpercent(?:age)?\b|\bmargin\b|\bin\s+percents?\b/i.test(question);
 }
 
+/** Widest year range a per-year computation spans. */
+const MAX_YEAR_SPAN = 10;
+
+/** Words an item phrase keeps from the comparison around it ("… compared to 2001"). */
+const COMPARISON_WORDS = /\b(?:compared|comparison|than|respectively|versus|vs)\b/gi;
+
+function cleanItem(phrase: string): string {
+  return phrase.replace(COMPARISON_WORDS, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Lower-case forms of the question's proper names: words written capitalised inside a sentence and never in lower case
+ * ("Activision Blizzard", "Block"). Names say whose line item it is, not which row.
+ */
+function properNames(question: string): Set<string> {
+  const names = new Set<string>();
+  const lower = new Set<string>();
+  let sentenceStart = true;
+  for (const raw of question.split(/\s+/)) {
+    const word = raw.replace(/^[("'“]+|[)"'”,.?!:;]+$/g, '').replace(/['’]s$/, '');
+    if (/^[A-Z][A-Za-z]+$/.test(word) && !sentenceStart && !/^(?:FY|Q[1-4])$/.test(word)) names.add(word.toLowerCase());
+    else if (/^[a-z]+$/.test(word)) lower.add(word);
+    sentenceStart = /[.?!:]$/.test(raw);
+  }
+  for (const w of lower) names.delete(w);
+  return names;
+}
+
+/** An item phrase without proper names, unless nothing else is left. */
+function withoutNames(phrase: string, names: ReadonlySet<string>): string {
+  const kept = phrase.split(' ').filter((w) => !names.has(w.toLowerCase()));
+  return kept.length > 0 ? kept.join(' ') : phrase;
+}
+
+const PERIOD = /^(?:(?:the\s+)?(?:FY|fiscal(?:\s+year)?|year|calendar\s+year)\s*)?'?[0-9]{2,4}$|^(?:the\s+)?(?:prior|previous|last|preceding)\s+(?:fiscal\s+)?year$/i;
+
+/**
+ * "How much more / less / higher / lower was A compared to (than) B": the difference of two line items in one period,
+ * A − B for more, B − A for less. Undefined when B is a period (one item over years) or the pattern is absent.
+ */
+function moreOrLess(question: string): ComputationSpec | undefined {
+  const m = /\bhow\s+much\s+(more|less|higher|lower|greater|smaller|bigger|larger)\s+(?:was|were|is|are)\s+(?:the\s+|its\s+|their\s+)?(.+?)\s+(?:compared\s+(?:to|with)|than)\s+(?:the\s+|its\s+|their\s+)?(.+?)\s*(?:\?|$|[.,;]\s|\s+(?:in|for|at|during|as\s+of)\s+(?:the\s+)?(?:FY|fiscal|year|calendar)?\s*'?[0-9]{2,4}\b)/i.exec(question);
+  if (!m) return undefined;
+  const a = cleanItem(m[2]!);
+  const b = cleanItem(m[3]!);
+  if (a === '' || b === '' || PERIOD.test(b) || /\b(?:19|20)[0-9]{2}\b/.test(b) || a.split(' ').length > 8 || b.split(' ').length > 8) return undefined;
+  const years = [...question.matchAll(YEAR_IN_PHRASE)].map((y) => Number(y[1])).sort((x, y) => x - y);
+  const at = years.length > 0 ? [years[years.length - 1]!] : [];
+  const less = /^(?:less|lower|smaller)$/i.test(m[1]!);
+  return {
+    operation: 'difference',
+    formula: less ? 'B - A' : 'A - B',
+    expression: less ? 'B - A' : 'A - B',
+    operands: [
+      { name: 'A', phrase: a, years: at, reduce: 'value' },
+      { name: 'B', phrase: b, years: at, reduce: 'value' },
+    ],
+    percent: false,
+  };
+}
+
 /** Options of {@link computationSpec}. */
 export interface ComputationSpecInput {
   question: string;
@@ -183,11 +244,32 @@ export function computationSpec(input: ComputationSpecInput): ComputationSpec | 
     const percent = asksPercent(question) && /\//.test(defined.expression);
     return percent ? { ...defined, formula: `(${defined.formula}) × 100`, expression: `pct(${defined.expression}, 1)`, percent } : defined;
   }
-  const sides = operandSides(question);
-  const items = lineItems(question);
+  // Asides in parentheses ("(formerly known as …)", "(in millions)") name no line item.
+  const plain = question.replace(/\s*\([^()]*\)/g, ' ').replace(/\bas\s+an?\s+%\s+of\b/gi, 'as a percentage of');
+  const sides = operandSides(plain);
+  const proper = properNames(question);
+  const items = lineItems(plain).map((i) => withoutNames(cleanItem(i), proper)).filter((i) => i !== '');
+  const more = moreOrLess(plain);
+  if (more) return more;
   if (sides && sides.operation !== 'compare' && items.length === 2) {
-    const at = years.length > 0 ? [years[years.length - 1]!] : [];
     const [a, b] = items as [string, string];
+    const range = years.length >= 2 && years[years.length - 1]! - years[0]! <= MAX_YEAR_SPAN ? Array.from({ length: years[years.length - 1]! - years[0]! + 1 }, (_, i) => years[0]! + i) : [];
+    if (operations.includes('average') && range.length >= 2 && (sides.operation === 'ratio' || sides.operation === 'percent')) {
+      // "the N-year average of A as a % of B": the ratio of each year, averaged.
+      const fn = sides.operation === 'ratio' ? 'ratio' : 'pct';
+      const per = range.map((_, i) => `${fn}(A${i}, B${i})`);
+      return {
+        operation: 'average',
+        formula: `avg(${range.map((_, i) => `A${i} / B${i}`).join(', ')})${sides.operation === 'percent' ? ' × 100' : ''}`,
+        expression: `avg(${per.join(', ')})`,
+        operands: [
+          { name: 'A', phrase: a, years: range, reduce: 'each' },
+          { name: 'B', phrase: b, years: range, reduce: 'each' },
+        ],
+        percent: sides.operation === 'percent',
+      };
+    }
+    const at = years.length > 0 ? [years[years.length - 1]!] : [];
     const operands: FormulaOperand[] = [
       { name: 'A', phrase: a, years: at, reduce: 'value' },
       { name: 'B', phrase: b, years: at, reduce: 'value' },

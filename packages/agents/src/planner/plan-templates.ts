@@ -108,6 +108,8 @@ function arithmeticOf(decision: RouterDecision): Operation[] {
 
 /** Least share of an operand phrase's words its row must hold (an operand is one line item, named by the question). */
 const OPERAND_MIN_MATCH = 0.5;
+/** Candidate tables searched per operand (`extract.column` reads the one whose rows fit the line item best). */
+const OPERAND_TABLES = 15;
 
 /** The computation the question asks for, when the templates know the question. */
 function specOf(d: RouterDecision, s: TemplateSettings): ComputationSpec | undefined {
@@ -126,7 +128,7 @@ function computeSteps(spec: ComputationSpec, f: Facts): PlanStep[] {
     steps.push({
       step_id: `Q${operand.name}`,
       tool: TABLES,
-      args: { query: [operand.phrase, ...f.statements].join(' '), k: 5, ...(operand.years.length > 0 ? { years: operand.years } : {}), ...(f.pages.length > 0 ? { pages: f.pages, page_window: 1 } : {}) },
+      args: { query: [operand.phrase, ...f.statements].join(' '), k: OPERAND_TABLES, ...(operand.years.length > 0 ? { years: operand.years } : {}), ...(f.pages.length > 0 ? { pages: f.pages, page_window: 1 } : {}) },
       save_as: `OPTABLES_${operand.name}`,
       depends_on: [],
     });
