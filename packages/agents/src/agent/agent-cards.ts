@@ -27,6 +27,8 @@ export interface AgentCardSession {
   readonly question: string;
   readonly decision?: RouterDecision;
   readonly signal?: AbortSignal;
+  /** Who declines weakly supported answers (see `ReadRequest.abstain`): the agent when its calibration applies. */
+  readonly abstain?: 'reader' | 'caller';
   /** Observes nodes (cached; `vlm: true` asks the vision model about figures, focused on the question). */
   observe(nodeIds: readonly string[], options?: { vlm?: boolean }): Promise<Observation[]>;
   /** Reads made so far, in order. */
@@ -264,6 +266,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
         observations,
         ...(session.decision ? { decision: session.decision } : {}),
         ...(computed.length > 0 ? { computed } : {}),
+        ...(session.abstain ? { abstain: session.abstain } : {}),
         ...signalOf(session, signal),
       });
       if (isCount(args.computed)) {

@@ -563,6 +563,8 @@ export class DocTreeAgent {
       question,
       decision,
       ...(signal ? { signal } : {}),
+      // A calibrated agent decides itself whether a weak answer is worth giving.
+      abstain: this.#calibrator?.mode === 'apply' ? 'caller' : 'reader',
       reads,
       verdicts,
       async observe(nodeIds, observeOptions = {}) {

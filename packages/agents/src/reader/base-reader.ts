@@ -100,6 +100,7 @@ export abstract class BaseReader implements AnswerReader {
       observations,
       ...(decision ? { decision } : {}),
       ...(computed.length > 0 ? { computed } : {}),
+      ...(request.abstain === 'caller' || request.abstain === 'reader' ? { abstain: request.abstain } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     };
   }

@@ -75,7 +75,7 @@ export class ExtractiveReader extends BaseReader {
       confidence -= 0.1;
       notes.push(`close alternative: ${JSON.stringify(rival.answer)}`);
     }
-    if (confidence < this.options.minConfidence) {
+    if (confidence < this.options.minConfidence && request.abstain !== 'caller') {
       return this.none([...notes, `best candidate ${JSON.stringify(best.answer)} (${best.notes[0] ?? ''}) is too weakly supported`], undefined, confidence);
     }
     return {

@@ -48,6 +48,13 @@ export interface ReadRequest {
   decision?: RouterDecision;
   /** Values the plan's steps computed (arithmetic over extracted table cells), when any. */
   computed?: readonly ComputedValue[];
+  /**
+   * Who declines a weakly supported answer. `reader` (default): the reader answers "Not answerable" when its best answer
+   * is too weakly supported by its own measure. `caller`: the caller decides (a calibrated agent weighs the answer
+   * against the chance that the document does not say): the reader returns its best answer with its confidence however
+   * weak, and "Not answerable" only when nothing in the evidence could answer. Readers without such a measure ignore it.
+   */
+  abstain?: 'reader' | 'caller';
   /** Cancels a model call. */
   signal?: AbortSignal;
 }
