@@ -563,8 +563,8 @@ export class DocTreeAgent {
       question,
       decision,
       ...(signal ? { signal } : {}),
-      // A calibrated agent decides itself whether a weak answer is worth giving.
-      abstain: this.#calibrator?.mode === 'apply' ? 'caller' : 'reader',
+      // A calibrated agent decides itself whether a weak answer is worth giving (and records it as read when fitting).
+      abstain: this.#calibrator?.mode === 'apply' || this.#calibrator?.mode === 'record' ? 'caller' : 'reader',
       reads,
       verdicts,
       async observe(nodeIds, observeOptions = {}) {

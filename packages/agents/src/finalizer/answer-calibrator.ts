@@ -113,7 +113,8 @@ export interface AnswerCalibratorOptions {
    * traced and the answer keeps its confidence, but a question about what the document lacks (a page, year or name it
    * never writes, {@link documentLacksAsked}) is declined — for readers the model was not fitted on (a chat model's
    * answers with the shipped offline model); `record`: nothing is changed, features and probabilities are traced (for
-   * refitting the model).
+   * refitting the model). In `apply` and `record` mode the agent asks its reader for its best answer however weak
+   * (`ReadRequest.abstain: 'caller'`), so a model is fitted on the answers it will weigh.
    */
   mode?: CalibrationMode;
 }
