@@ -86,6 +86,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           report: Boolean(values.report),
           json: Boolean(values.json),
           ...(values.password ? { password: values.password as string } : {}),
+          limits: config.config.ingest.limits,
         };
         // A folder stands for the PDFs, Markdown and content_list.json files directly inside it.
         const inputs = expandIngestInputs(given);

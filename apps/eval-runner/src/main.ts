@@ -11,6 +11,7 @@ import {
   type CommandIo,
   type ExperimentProgress,
 } from '@doctree/pipeline';
+import { escapeControlChars, llmFailureWarning } from '@doctree/pipeline/command';
 import { DocTreeError } from '@doctree/schema';
 
 const HELP = `doctree-eval-runner - run an experiment file (systems x datasets x configurations) into one comparison report
@@ -77,8 +78,15 @@ export async function run(argv: readonly string[], io: RunnerIo = processIo()): 
       ...(limit !== undefined ? { limit } : {}),
       ...(onProgress ? { onProgress } : {}),
     });
+    // Failed LLM calls are said on stderr (a run whose endpoint failed throughout is no LLM run), also with --json.
+    for (const r of result.runs) {
+      for (const [system, stats] of r.llmFailures) {
+        const warning = llmFailureWarning(`${r.dataset} × ${r.config} ${system}`, stats);
+        if (warning !== undefined) io.stderr(`${escapeControlChars(warning)}\n`);
+      }
+    }
     if (json) {
-      io.stdout(`${JSON.stringify({ outDir: result.outDir, files: result.files, runs: result.runs }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ outDir: result.outDir, files: result.files, runs: result.runs.map(({ llmFailures: _, ...run }) => run) }, null, 2)}\n`);
       return 0;
     }
     for (const r of result.runs) {

@@ -45,8 +45,20 @@ export { decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtml
 export type { HtmlTable } from './mineru/html-table.js';
 export { adaptMarkdown, MARKDOWN_ADAPTER_GENERATOR } from './markdown/markdown-adapter.js';
 export type { AdaptMarkdownOptions } from './markdown/markdown-adapter.js';
-export { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES } from './limits.js';
-export type { InputSizeKind } from './limits.js';
+export {
+  DECODED_BYTES_ALLOWANCE,
+  DEFAULT_MAX_DECODED_RATIO,
+  DEFAULT_MAX_IMAGE_PIXELS,
+  DEFAULT_MAX_INPUT_BYTES,
+  DEFAULT_MAX_OCR_PAGES,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_STREAM_BYTES,
+  ingestLimitsFromConfig,
+} from './limits.js';
+export type { IngestLimitOptions, InputSizeKind } from './limits.js';
+export { scanPdfStreams } from './pdf/pdf-stream-guard.js';
+export type { PdfStreamScan, ScanPdfStreamsOptions } from './pdf/pdf-stream-guard.js';
+export { ATOMIC_TEMP_NAME, OCR_TEMP_NAME, isProcessAlive, removeStaleTempFiles, trackTempPath } from './pipeline/temp-files.js';
 export { readInputFile } from './pipeline/read-input.js';
 export type { ReadInputFileOptions } from './pipeline/read-input.js';
 export { DOC_FILES, detectInputKind, ingestFile } from './pipeline/ingest-file.js';

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { createChatClient } from '@doctree/agents';
 import { loadDataset, runEvaluation, type EvalDataset, type EvalProgressEvent, type EvaluationResult } from '@doctree/eval';
-import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
+import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig, type MetricsFile } from '@doctree/schema';
 import type { EvalDocumentProgress } from './eval-documents.js';
 import { createEvalSystems, type EvalSystemContext, type EvalSystemsOptions } from './eval-systems.js';
+import { countLlmFailures, LlmFailureCounter, type LlmFailureStats } from './llm-failures.js';
 
 /** Options of {@link evaluateQuestions}. */
 export interface EvaluateQuestionsOptions {
@@ -46,6 +49,11 @@ export interface EvaluateQuestionsOptions {
 /** What {@link evaluateQuestions} returns: the evaluation and the dataset it read. */
 export interface EvaluateQuestionsResult extends EvaluationResult {
   dataset: EvalDataset;
+  /**
+   * Failed LLM calls per system id among the questions answered by this call (systems that made LLM calls; with a
+   * shared `context`, only when its chat model was wrapped by `countLlmFailures`); also in `metrics.json` as `llm_failures`.
+   */
+  llmFailures: Map<string, LlmFailureStats>;
 }
 
 /** The judge client of `judge: true`: the configured endpoint with `llm.judge_model`. */
@@ -75,14 +83,17 @@ export function createJudgeClient(config: DocTreeConfig): ChatModelClient {
 export async function evaluateQuestions(options: EvaluateQuestionsOptions): Promise<EvaluateQuestionsResult> {
   const dataset = await loadDataset(options.questions, options.dataset !== undefined ? { name: options.dataset } : {});
   const judge = options.judge === true ? createJudgeClient(options.config) : options.judge === false || options.judge === undefined ? null : options.judge;
+  // Every LLM call of the systems is counted, so a run whose endpoint failed throughout says so.
+  const counter = new LlmFailureCounter();
+  const chat = options.context ? undefined : options.chat === null ? null : (options.chat ?? createChatClient(options.config));
   const systemsOptions: EvalSystemsOptions = {
     config: options.config,
     ...(options.documentsDir !== undefined ? { outDir: options.documentsDir } : {}),
-    ...(options.chat !== undefined ? { chat: options.chat } : {}),
+    ...(chat !== undefined ? { chat: chat === null ? null : countLlmFailures(chat) } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
     ...(options.onDocument !== undefined ? { onProgress: options.onDocument } : {}),
   };
-  const systems = createEvalSystems(options.systems, systemsOptions);
+  const systems = createEvalSystems(options.systems, systemsOptions).map((system) => counter.wrapSystem(system));
   const result = await runEvaluation({
     questions: dataset.questions,
     systems,
@@ -98,5 +109,28 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
-  return { ...result, dataset };
+  const llmFailures = counter.stats();
+  const metrics = await recordLlmFailures(result.files.metrics, result.metrics, llmFailures);
+  return { ...result, metrics, dataset, llmFailures };
+}
+
+/** Adds `llm_failures` to the systems of `metrics.json` (rewritten atomically) that made LLM calls in this run. */
+async function recordLlmFailures(path: string, metrics: MetricsFile, failures: ReadonlyMap<string, LlmFailureStats>): Promise<MetricsFile> {
+  if (failures.size === 0) return metrics;
+  const updated: MetricsFile = {
+    ...metrics,
+    systems: metrics.systems.map((system) => {
+      const stats = failures.get(system.system);
+      return stats ? { ...system, llm_failures: stats } : system;
+    }),
+  };
+  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(temp, `${JSON.stringify(updated, null, 2)}\n`);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw DocTreeError.from(error, 'IO_WRITE_FAILED', { file: path });
+  }
+  return updated;
 }

@@ -20,6 +20,8 @@ export interface IndexComponentsOptions {
   chat?: ChatModelClient;
   /** Called for every gist that falls back to the extractive summary (LLM mode only). */
   onSummaryFallback?: (fallback: LlmSummaryFallback) => void;
+  /** Told when the LLM summary cache cannot be read or written (default: a Node process warning). */
+  onSummaryCacheWarning?: (message: string) => void;
   /** Ready-made parts: used as they are, and not derived from the configuration (so e.g. no SIF load for a given embedder). */
   given?: Partial<IndexComponents>;
 }
@@ -77,6 +79,7 @@ export async function createIndexComponents(config: DocTreeConfig, options: Inde
         cacheDir: join(cacheDir, 'summaries'),
         ...(config.llm.summary_model !== undefined ? { model: config.llm.summary_model } : {}),
         ...(options.onSummaryFallback ? { onFallback: options.onSummaryFallback } : {}),
+        ...(options.onSummaryCacheWarning ? { onCacheWarning: options.onSummaryCacheWarning } : {}),
       })
     : new ExtractiveSummarizer());
   return {

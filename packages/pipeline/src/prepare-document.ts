@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, isValidDocId, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
+import { DEFAULT_MAX_INPUT_BYTES, DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, ingestLimitsFromConfig, isValidDocId, readInputFile, removeStaleTempFiles, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
 import { createChatClient } from '@doctree/agents';
 import { buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats } from '@doctree/index';
 import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type IndexManifest } from '@doctree/schema';
@@ -46,6 +46,8 @@ export interface PrepareDocumentOptions {
   /** Validation of the loaded index (see `loadDocIndex`). Default `fast`. */
   validation?: 'fast' | 'full';
   onProgress?: (event: PrepareProgress) => void;
+  /** Told of problems that do not stop the build (the LLM summary cache cannot be read or written). Default: a Node process warning. */
+  onWarning?: (message: string) => void;
   signal?: AbortSignal;
 }
 
@@ -112,8 +114,18 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
       throw new DocTreeError('INPUT_NOT_FOUND', `this folder holds no ${DOC_FILES.tree}`, { file: docDir, hint: 'Pass a PDF, content_list.json or Markdown file, or run `doctree ingest <file>` first.' });
     }
   } else {
-    const bytes = await readFile(inputPath).catch((cause: unknown) => {
-      throw new DocTreeError('INPUT_UNREADABLE', `cannot read the file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { file: inputPath, cause });
+    const limits = ingestLimitsFromConfig(config.ingest.limits);
+    // Regular files only, under the size cap (a link to /dev/zero or a fifo is refused, not read forever).
+    const bytes = await readInputFile(inputPath, {
+      maxBytes: (head) => {
+        if (limits.maxInputBytes !== undefined) return limits.maxInputBytes;
+        try {
+          return DEFAULT_MAX_INPUT_BYTES[detectInputKind(inputPath, head)];
+        } catch {
+          return DEFAULT_MAX_INPUT_BYTES.markdown;
+        }
+      },
+      limitName: 'ingest.limits.max_input_bytes',
     });
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const kind = detectInputKind(inputPath, bytes);
@@ -127,6 +139,7 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
     } else {
       const result = await ingestFile(inputPath, {
         outDir,
+        ...limits,
         ...(options.docId !== undefined ? { docId: options.docId } : {}),
         ...(options.password !== undefined ? { password: options.password } : {}),
         ...(options.middlePath !== undefined ? { middlePath: options.middlePath } : {}),
@@ -148,7 +161,11 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
     ...(chat ? { chat } : {}),
     ...(options.components ? { given: options.components } : {}),
     onSummaryFallback: (fallback) => fallbacks.push(fallback),
+    ...(options.onWarning ? { onSummaryCacheWarning: options.onWarning } : {}),
   });
+  // Index folders and files of a build that was killed (their process is gone) would stay forever.
+  await removeStaleTempFiles(docDir);
+  await removeStaleTempFiles(join(docDir, 'index'));
   const build = (force: boolean) =>
     buildDocIndex(docDir, {
       embedder: components.embedder,

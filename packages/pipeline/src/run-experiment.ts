@@ -4,7 +4,9 @@ import { loadExperiment, writeComparisonReports, type ComparisonRun, type EvalPr
 import { DocTreeError, resolveConfig, type DocTreeConfig } from '@doctree/schema';
 import type { EvalDocumentProgress } from './eval-documents.js';
 import { createEvalSystemContext, EVAL_SYSTEM_IDS, type EvalSystemContext } from './eval-systems.js';
+import { createChatClient } from '@doctree/agents';
 import { evaluateQuestions } from './evaluate-questions.js';
+import { countLlmFailures, type LlmFailureStats } from './llm-failures.js';
 
 /** A progress report of {@link runExperiment}. */
 export interface ExperimentProgress {
@@ -49,6 +51,8 @@ export interface ExperimentRunResult {
   config: string;
   outDir: string;
   answered: number;
+  /** Failed LLM calls per system in this run (see `evaluateQuestions`). */
+  llmFailures: Map<string, LlmFailureStats>;
   resumed: number;
   /** The run's metrics. */
   metrics: ComparisonRun['metrics'];
@@ -124,7 +128,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     current = report;
     let context = contexts.get(config.name);
     if (context === undefined) {
-      context = createEvalSystemContext({ config: config.config, outDir: join(documentsDir, config.name), onProgress: (document) => current({ document }) });
+      // The chat model's failed calls are counted per run (see countLlmFailures).
+      const chat = createChatClient(config.config);
+      context = createEvalSystemContext({
+        config: config.config,
+        outDir: join(documentsDir, config.name),
+        onProgress: (document) => current({ document }),
+        ...(chat ? { chat: countLlmFailures(chat) } : {}),
+      });
       contexts.set(config.name, context);
     }
     const runLimit = limit ?? dataset.limit ?? experiment.limit;
@@ -141,7 +152,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       onProgress: (event) => report({ event }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    runs.push({ dataset: dataset.name, config: config.name, outDir: runDir, answered: result.answered, resumed: result.resumed, metrics: result.metrics });
+    runs.push({ dataset: dataset.name, config: config.name, outDir: runDir, answered: result.answered, resumed: result.resumed, metrics: result.metrics, llmFailures: result.llmFailures });
   }
   const notes = [
     ...(experiment.description !== undefined ? [experiment.description] : []),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainConfigSchema } from './domain-pack.js';
 import { DocTreeError } from './errors.js';
 import { setOwn } from './own-keys.js';
+import { IngestConfigSchema } from './ingest-limits.js';
 import { formatIssues } from './validation.js';
 
 /** Default OpenRouter endpoint, used when only `OPENROUTER_API_KEY` is set. */
@@ -89,6 +90,8 @@ export const DocTreeConfigSchema = z.object({
   agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
   /** The domain pack questions and documents are read with (`auto`, `generic`, `finance` or a pack file). */
   domain: DomainConfigSchema.default(DomainConfigSchema.parse({})),
+  /** Ingestion settings: resource limits (`ingest.limits`, see docs/reliability.md). */
+  ingest: IngestConfigSchema.default(IngestConfigSchema.parse({})),
 });
 export type DocTreeConfig = z.infer<typeof DocTreeConfigSchema>;
 

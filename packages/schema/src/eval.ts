@@ -163,6 +163,16 @@ export const MetricsSchema = z.object({
   ablation_of: z.string().optional(),
   /** Predictions that failed with an error (scored 0). */
   errors: z.number().int().nonnegative().optional(),
+  /** Failed LLM calls among the questions answered in the last run, and the questions that fell back offline. */
+  llm_failures: z
+    .object({
+      calls: z.number().int().nonnegative(),
+      failed_calls: z.number().int().nonnegative(),
+      questions_fallen_back: z.number().int().nonnegative(),
+      questions: z.number().int().nonnegative(),
+      codes: z.record(z.string(), z.number().int().nonnegative()),
+    })
+    .optional(),
   /** Whether confidence means the probability of being right (reliability diagram), and how often the system declined. */
   calibration: CalibrationMetricsSchema.optional(),
   /** Documents whose index build time is counted in `index_build_ms`. */

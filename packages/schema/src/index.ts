@@ -11,6 +11,8 @@ export type { ValidationContext } from "./validation.js";
 export { ownTable, setOwn } from "./own-keys.js";
 export { OPENROUTER_BASE_URL, LlmConfigSchema, EmbedderConfigSchema, IndexConfigSchema, AgentConfigSchema, DocTreeConfigSchema, configFromEnv, resolveConfig, REDACTED, redactSecrets, configSecrets } from "./config.js";
 export type { LlmConfig, EmbedderConfig, IndexConfig, AgentConfig, DocTreeConfig, DocTreeConfigInput, ConfigSource, ResolveConfigOptions, ResolvedConfig } from "./config.js";
+export { INGEST_LIMIT_DEFAULTS, IngestLimitsConfigSchema, IngestConfigSchema } from "./ingest-limits.js";
+export type { IngestLimitsConfig, IngestConfig } from "./ingest-limits.js";
 export { CONTENT_LIST_VERSION, BlockOriginSchema, BlockFlagSchema, TextBlockSchema, TitleBlockSchema, ImageBlockSchema, TableBlockSchema, EquationBlockSchema, ListBlockSchema, CodeBlockSchema, ChartBlockSchema, PageFurnitureBlockSchema, ContentBlockSchema, PageInfoSchema, SourceInfoSchema, IngestWarningSchema, OutlineEntrySchema, ContentListSchema, MinerUBlockSchema, MinerUContentListSchema } from "./content-list.js";
 export type { BlockOrigin, BlockFlag, ContentBlock, ContentBlockType, TextBlock, TitleBlock, ImageBlock, TableBlock, EquationBlock, ListBlock, CodeBlock, ChartBlock, PageFurnitureBlock, PageInfo, SourceInfo, IngestWarning, OutlineEntry, ContentList, MinerUBlock, MinerUContentList } from "./content-list.js";
 export { DOCTREE_VERSION, NodeIdSchema, NodeRoleSchema, PageBoxSchema, NodeRefSchema, TableDataSchema, DocTreeNodeSchema, DocumentMetaSchema, DocTreeSchema } from "./doctree.js";

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
 import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeline';
-import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
+import { assertOutputTarget, escapeControlChars, explainCacheFailure, llmFailureWarning } from '@doctree/pipeline/command';
 import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
@@ -51,6 +51,11 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
     throw explainEvalFailure(error, resolve(io.cwd, config.config.data_dir, '.cache'));
   } finally {
     process.removeListener('SIGINT', onSignal);
+  }
+  // Failed LLM calls are said on stderr (a run whose endpoint failed throughout is no LLM run), also with --json.
+  for (const [system, stats] of result.llmFailures) {
+    const warning = llmFailureWarning(system, stats);
+    if (warning !== undefined) io.stderr(`${escapeControlChars(warning)}\n`);
   }
   if (options.json) {
     const { metrics, files, answered, resumed, outDir } = result;

@@ -73,6 +73,10 @@ export async function indexCommand(io: CliIo, config: CliConfig, options: IndexC
     force: options.force,
     ...(options.password !== undefined ? { password: options.password } : {}),
     onProgress: (event) => progress.update(progressText(event)),
+    onWarning: (message) => {
+      progress.done();
+      io.stderr(`warning: ${escapeControlChars(message)}\n`);
+    },
   })
     .catch((error: unknown) => {
       throw explainCacheFailure(error, options.cacheDir);

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
-import { docIdFromFilename, ingestFile, ingestFiles, type IngestedFile, type IngestResult } from '@doctree/ingest';
+import { docIdFromFilename, ingestFile, ingestFiles, ingestLimitsFromConfig, type IngestedFile, type IngestResult } from '@doctree/ingest';
 import { assertOutputTarget, escapeControlChars, isInsideFolder, realPathOf, reportCommandFailure } from '@doctree/pipeline/command';
-import { DocTreeError } from '@doctree/schema';
+import { DocTreeError, type IngestLimitsConfig } from '@doctree/schema';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 
@@ -16,6 +16,8 @@ export interface IngestCommandOptions {
   middle?: string;
   report: boolean;
   json: boolean;
+  /** Resource limits (`ingest.limits` of the configuration); default the built-in ones. */
+  limits?: IngestLimitsConfig;
 }
 
 /** Options of {@link ingestFilesCommand}: those of {@link IngestCommandOptions} for several inputs (no `docId`, `middle`). */
@@ -60,6 +62,7 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
   const outcomes = ingestFiles(inputs, {
     outDir: options.outDir,
     report: options.report,
+    ...(options.limits ? ingestLimitsFromConfig(options.limits) : {}),
     concurrency: options.jobs ?? 'auto',
     ...(options.password ? { password: options.password } : {}),
     // A capped --jobs is said on stderr like the command's other notes (not as a Node process warning).
@@ -102,6 +105,7 @@ export async function ingestCommand(io: CliIo, options: IngestCommandOptions): P
   const result = await ingestFile(options.input, {
     outDir: options.outDir,
     report: options.report,
+    ...(options.limits ? ingestLimitsFromConfig(options.limits) : {}),
     ...(options.docId ? { docId: options.docId } : {}),
     ...(options.password ? { password: options.password } : {}),
     ...(options.middle ? { middlePath: options.middle } : {}),

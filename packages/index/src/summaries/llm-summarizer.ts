@@ -36,6 +36,8 @@ export interface LlmSummaryStats {
   costUsd: number | null;
   /** Cache entries that could not be written (the gist is used, but a rebuild pays for it again). */
   cacheWriteFailures: number;
+  /** Cache entry files that exist but could not be read or were damaged (asked for again). */
+  cacheReadFailures: number;
 }
 
 /** Options of {@link LlmSummarizer}. */
@@ -60,6 +62,12 @@ export interface LlmSummarizerOptions extends BaseSummarizerOptions {
   maxConsecutiveFailures?: number;
   /** Called for every gist that falls back to the extractive summary. Must not throw. */
   onFallback?: (fallback: LlmSummaryFallback) => void;
+  /**
+   * Told when the summary cache fails: the first entry that cannot be read (or is damaged) and the first that cannot be
+   * written in each `summarize` call (the counts are in {@link LlmSummaryStats}). Default: a Node process warning
+   * (`DOCTREE_SUMMARY_CACHE`), never silence. Must not throw.
+   */
+  onCacheWarning?: (message: string) => void;
 }
 
 /** Defaults of {@link LlmSummarizerOptions}. */
@@ -111,7 +119,9 @@ export class LlmSummarizer extends BaseSummarizer {
   readonly #chat: ChatModelClient;
   readonly #cache: SummaryCache;
   readonly #model: string;
-  readonly #options: Required<Omit<LlmSummarizerOptions, 'chat' | 'cacheDir' | 'model' | 'onFallback' | 'onSummarize'>> & Pick<LlmSummarizerOptions, 'onFallback'>;
+  readonly #options: Required<Omit<LlmSummarizerOptions, 'chat' | 'cacheDir' | 'model' | 'onFallback' | 'onSummarize' | 'onCacheWarning'>> & Pick<LlmSummarizerOptions, 'onFallback'>;
+  readonly #onCacheWarning: (message: string) => void;
+  #cacheStats: LlmSummaryStats | undefined;
 
   constructor(options: LlmSummarizerOptions) {
     super(options);
@@ -123,7 +133,14 @@ export class LlmSummarizer extends BaseSummarizer {
     if (merged.minTokens > merged.maxTokens) throw new DocTreeError('CONFIG_INVALID', 'LlmSummarizer: minTokens must not exceed maxTokens');
     this.#chat = options.chat;
     this.#model = options.model ?? options.chat.model;
-    this.#cache = new SummaryCache(options.cacheDir !== undefined ? { dir: options.cacheDir } : {});
+    this.#onCacheWarning = options.onCacheWarning ?? ((message) => process.emitWarning(message, { code: 'DOCTREE_SUMMARY_CACHE' }));
+    this.#cache = new SummaryCache({
+      ...(options.cacheDir !== undefined ? { dir: options.cacheDir } : {}),
+      onWarning: (message) => {
+        const stats = this.#cacheStats;
+        if (stats && stats.cacheReadFailures++ === 0) this.#onCacheWarning(message);
+      },
+    });
     this.#options = {
       minTokens: merged.minTokens,
       maxTokens: merged.maxTokens,
@@ -142,7 +159,8 @@ export class LlmSummarizer extends BaseSummarizer {
     const opts = this.#options;
     const view = new DocView(tree);
     const extractive = buildExtractiveSummary(tree, { minTokens: opts.minTokens, maxTokens: opts.maxTokens });
-    const stats: LlmSummaryStats = { requests: 0, cacheHits: 0, fallbacks: 0, extractive: 0, promptTokens: 0, completionTokens: 0, costUsd: null, cacheWriteFailures: 0 };
+    const stats: LlmSummaryStats = { requests: 0, cacheHits: 0, fallbacks: 0, extractive: 0, promptTokens: 0, completionTokens: 0, costUsd: null, cacheWriteFailures: 0, cacheReadFailures: 0 };
+    this.#cacheStats = stats;
     let consecutiveFailures = 0;
     const sections: SectionSummary[] = extractive.sections.map((s) => ({ ...s }));
     const jobs: Array<{ index: number; node: DocTreeNode; source: string }> = [];
@@ -184,8 +202,10 @@ export class LlmSummarizer extends BaseSummarizer {
       consecutiveFailures = 0;
       try {
         await this.#cache.set(key, { model: this.#model, kind, text });
-      } catch {
-        stats.cacheWriteFailures++;
+      } catch (error) {
+        if (stats.cacheWriteFailures++ === 0) {
+          this.#onCacheWarning(`${error instanceof Error ? error.message : String(error)}: summaries are not cached, so a rebuild asks the model again`);
+        }
       }
       return text;
     };

@@ -97,10 +97,26 @@ describe('LlmSummarizer', () => {
     writeFileSync(damaged!, '{"format":"doctree.summary-cache","vers');
     writeFileSync(foreign!, JSON.stringify({ ...JSON.parse(readFileSync(foreign!, 'utf8')), version: 99 }));
     const chat = summarizingChatModel();
-    await new LlmSummarizer({ chat, cacheDir: dir, ...small }).summarize(sampleTree());
+    const warnings: string[] = [];
+    const summarizer = new LlmSummarizer({ chat, cacheDir: dir, ...small, onCacheWarning: (m) => warnings.push(m) });
+    await summarizer.summarize(sampleTree());
     expect(chat.calls).toBe(2);
     expect(JSON.parse(readFileSync(damaged!, 'utf8')).version).toBe(SUMMARY_CACHE_FORMAT_VERSION);
     expect(JSON.parse(readFileSync(foreign!, 'utf8')).version).toBe(SUMMARY_CACHE_FORMAT_VERSION);
+    // Said once per build, counted every time: a damaged cache is never silent.
+    expect(warnings).toEqual([expect.stringMatching(/^summary cache entry .* (is not valid JSON|is damaged or of another format version); the summary is asked for again/)]);
+    expect(summarizer.lastStats).toMatchObject({ cacheReadFailures: 2 });
+  });
+
+  it('warns once when the cache folder cannot be written, and still summarises', async () => {
+    const blocked = join(dir, 'blocked');
+    writeFileSync(blocked, 'a file where the cache folder should be');
+    const warnings: string[] = [];
+    const summarizer = new LlmSummarizer({ chat: summarizingChatModel(), cacheDir: join(blocked, 'summaries'), ...small, onCacheWarning: (m) => warnings.push(m) });
+    const summary = await summarizer.summarize(sampleTree());
+    expect(summary.sections.some((s) => s.method === 'llm')).toBe(true);
+    expect(warnings).toEqual([expect.stringMatching(/summaries are not cached, so a rebuild asks the model again$/)]);
+    expect(summarizer.lastStats!.cacheWriteFailures).toBeGreaterThan(1);
   });
 
   it('falls back to the extractive gist on errors and bad output, and stops asking after repeated failures', async () => {

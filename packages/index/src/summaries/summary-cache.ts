@@ -26,19 +26,27 @@ export type SummaryCacheEntry = z.infer<typeof summaryCacheEntrySchema>;
 export interface SummaryCacheOptions {
   /** Folder of the entry files; memory only when absent. */
   dir?: string;
+  /**
+   * Told when an entry file exists but cannot be read or is damaged (it then counts as a miss and is asked again); a
+   * missing file is an ordinary miss and says nothing. Must not throw.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /**
  * Content-addressed cache of model-written summaries: one small JSON file per request hash, written atomically
  * (temporary file + rename), so concurrent builds never see a partial entry and an interrupted build keeps what it
- * already paid for. Unreadable, foreign or other-version files count as misses (they are overwritten on the next write).
+ * already paid for. Unreadable, foreign or other-version files count as misses (they are overwritten on the next write)
+ * and are reported through `onWarning`.
  */
 export class SummaryCache {
   readonly dir: string | undefined;
   readonly #memory = new Map<string, string>();
+  readonly #onWarning: ((message: string) => void) | undefined;
 
   constructor(options: SummaryCacheOptions = {}) {
     this.dir = options.dir;
+    this.#onWarning = options.onWarning;
   }
 
   /** Path of the entry file of `key` (undefined for a memory-only cache). */
@@ -52,14 +60,26 @@ export class SummaryCache {
     if (hit !== undefined) return hit;
     const path = this.pathOf(key);
     if (path === undefined) return undefined;
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.#onWarning?.(`summary cache entry ${path} cannot be read (${code ?? (error as Error).message}); the summary is asked for again`);
+      return undefined;
+    }
     let raw: unknown;
     try {
-      raw = JSON.parse(await readFile(path, 'utf8'));
+      raw = JSON.parse(text);
     } catch {
+      this.#onWarning?.(`summary cache entry ${path} is not valid JSON; the summary is asked for again and the entry rewritten`);
       return undefined;
     }
     const parsed = summaryCacheEntrySchema.safeParse(raw);
-    if (!parsed.success || parsed.data.key !== key) return undefined;
+    if (!parsed.success || parsed.data.key !== key) {
+      this.#onWarning?.(`summary cache entry ${path} is damaged or of another format version; the summary is asked for again and the entry rewritten`);
+      return undefined;
+    }
     this.#memory.set(key, parsed.data.text);
     return parsed.data.text;
   }

@@ -10,7 +10,9 @@ import { readPageResult } from './pdf-page-result.js';
 import type { PdfPageResult } from './pdf-page-result.js';
 import { throwIfCancelled } from './pdf-pages.js';
 import type { PdfFontCache } from './pdf-pages.js';
+import { scanPdfStreams } from './pdf-stream-guard.js';
 import { pdfWorkerScript, readPagesInWorkers, workerCount } from './pdf-workers.js';
+import { DEFAULT_MAX_IMAGE_PIXELS, DEFAULT_MAX_OCR_PAGES } from '../limits.js';
 
 /**
  * The PDF adapter: PDF bytes → `content_list.adapted.json` from the text layer and the page
@@ -59,6 +61,20 @@ export interface AdaptPdfOptions {
   ocrLanguage?: string;
   /** Called once after OCR ran (not when no page needed it or it could not run), with what it did and how long it took. */
   onOcr?: (stats: PdfOcrStats) => void;
+  /**
+   * Most pages OCRed (default {@link DEFAULT_MAX_OCR_PAGES}, 500): pages without a text layer past it stay empty with
+   * one `OCR_CAPPED` warning. 0 turns OCR off.
+   */
+  maxOcrPages?: number;
+  /** Most bytes one Flate stream may decode to (default 256 MiB); more is `INPUT_UNSUPPORTED` (see `scanPdfStreams`). */
+  maxStreamBytes?: number;
+  /** Most decoded bytes of all Flate streams as a multiple of the file size, past 256 MiB (default 100). */
+  maxDecodedRatio?: number;
+  /**
+   * Most pixels (width × height) of one image pdf.js decodes (default {@link DEFAULT_MAX_IMAGE_PIXELS}); larger images
+   * are skipped (no figure found from them) with one `IMAGE_TOO_LARGE` warning.
+   */
+  maxImagePixels?: number;
 }
 
 /** What OCR did in one {@link adaptPdf} call (see `AdaptPdfOptions.onOcr`). */
@@ -121,7 +137,15 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
   throwIfCancelled(signal, filename);
   const sha256 = (settings.sha256 ?? createHash('sha256').update(bytes).digest('hex')).toLowerCase();
   const size = bytes.byteLength;
-  const doc = await openPdfDocument(bytes, { filename, ...(settings.password !== undefined ? { password: settings.password } : {}) });
+  const maxImagePixels = settings.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS;
+  // Decompression bombs are refused before pdf.js expands them.
+  const streams = scanPdfStreams(bytes, {
+    filename,
+    maxImagePixels,
+    ...(settings.maxStreamBytes !== undefined ? { maxStreamBytes: settings.maxStreamBytes } : {}),
+    ...(settings.maxDecodedRatio !== undefined ? { maxDecodedRatio: settings.maxDecodedRatio } : {}),
+  });
+  const doc = await openPdfDocument(bytes, { filename, maxImagePixels, ...(settings.password !== undefined ? { password: settings.password } : {}) });
   try {
     const outline = await readPdfOutline(doc.proxy);
     const labels = await readPdfPageLabels(doc.proxy);
@@ -132,6 +156,13 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
     const pages: PageInfo[] = [];
     const pageSizes = new Map<number, PageSize>();
     const warnings: IngestWarning[] = [];
+    if (streams.largeImages.length > 0) {
+      const largest = streams.largeImages.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+      warnings.push({
+        code: 'IMAGE_TOO_LARGE',
+        message: `${streams.largeImages.length} image(s) exceed ${maxImagePixels} pixels (largest ${largest.width}×${largest.height}) and were skipped (limit ingest.limits.max_image_pixels).`,
+      });
+    }
     const raws: PdfRawBlock[] = [];
     const textless: number[] = [];
     let unreadable = 0;
@@ -159,6 +190,7 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
               ...(labels ? { labels } : {}),
               regions: settings.regions,
               allGraphics: settings.allGraphics,
+              maxImagePixels,
             },
             workers,
             script,
@@ -205,6 +237,15 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
     }
     if (unreadable === doc.pageCount) {
       throw new DocTreeError('PDF_CORRUPT', `No page of ${filename} could be read`, { file: filename });
+    }
+    const maxOcrPages = Math.max(0, Math.floor(settings.maxOcrPages ?? DEFAULT_MAX_OCR_PAGES));
+    if (textless.length > maxOcrPages && settings.ocr && missingOcrPrograms().length === 0) {
+      // Past the cap, pages stay empty: OCR takes seconds a page (10 000 blank pages would take hours).
+      const skipped = textless.splice(maxOcrPages);
+      warnings.push({
+        code: 'OCR_CAPPED',
+        message: `${skipped.length + textless.length} page(s) have no text layer; OCR is capped at ${maxOcrPages} page(s) (ingest.limits.max_ocr_pages), so pages ${skipped[0]! + 1}–${skipped[skipped.length - 1]! + 1} stay empty.`,
+      });
     }
     if (textless.length > 0) {
       const missing = settings.ocr ? missingOcrPrograms() : [];

@@ -18,6 +18,8 @@ export interface OpenPdfOptions {
   filename: string;
   /** Password of an encrypted PDF. */
   password?: string;
+  /** Most pixels of one image pdf.js decodes (its `maxImageSize`); larger images are skipped. Default: no cap. */
+  maxImagePixels?: number;
 }
 
 /** How far into the file the `%PDF-` header may start (the PDF spec tolerates leading bytes). */
@@ -91,6 +93,7 @@ export async function openPdfDocument(bytes: Uint8Array, options: OpenPdfOptions
       ...unpdfNodeDefaults(),
       verbosity: PDFJS_VERBOSITY_ERRORS,
       ...(password !== undefined ? { password } : {}),
+      ...(options.maxImagePixels !== undefined ? { maxImageSize: options.maxImagePixels } : {}),
     }).promise) as PdfDocumentProxy;
   } catch (error) {
     throw pdfOpenError(error, filename, password !== undefined);

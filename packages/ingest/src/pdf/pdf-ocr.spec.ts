@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { ContentBlock } from '@doctree/schema';
@@ -224,6 +225,23 @@ shell('adaptPdf with stand-in OCR programs on PATH', () => {
       [1, expect.stringMatching(/^p2omp/), 'ocr'],
     ]);
     expect(stats).toEqual([{ pages: 1, read: 1, failed: 0, ms: expect.any(Number) }]);
+  });
+
+  it('OCRs at most maxOcrPages pages (OCR_CAPPED warning), leaves no render folder and removes those of dead runs', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const stale = join(tmpdir(), `doctree-ocr-${dead}-Ab12Cd`);
+    mkdirSync(stale, { recursive: true });
+    writeFileSync(join(stale, 'page-1.pgm'), 'left by a killed run');
+    const bytes = writeSimplePdf(Array.from({ length: 3 }, () => ({ runs: [], shapes: blockLetters('TILE', 100, 200) })));
+    const stats: PdfOcrStats[] = [];
+    const list = await adaptPdf(bytes, { docId: 'scan', filename: 'scan.pdf', maxOcrPages: 1, onOcr: (s) => stats.push(s) });
+    expect(stats).toEqual([{ pages: 1, read: 1, failed: 0, ms: expect.any(Number) }]);
+    expect(list.warnings.find((w) => w.code === 'OCR_CAPPED')?.message).toBe(
+      '3 page(s) have no text layer; OCR is capped at 1 page(s) (ingest.limits.max_ocr_pages), so pages 2–3 stay empty.',
+    );
+    expect(list.blocks.map((b) => b.page_idx)).toEqual([0]);
+    expect(existsSync(stale)).toBe(false);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`doctree-ocr-${process.pid}-`))).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import type { PdfRawBlock } from './pdf-blocks.js';
 import { isOnPath, locateOnPath } from './pdf-document.js';
 import type { PdfLine } from './pdf-lines.js';
 import { throwIfCancelled } from './pdf-pages.js';
+import { OCR_TEMP_NAME, ocrTempPrefix, removeStaleTempFiles, trackTempPath } from '../pipeline/temp-files.js';
 
 /**
  * OCR of pages without a text layer with the Tesseract command line (`tesseract`, Debian package
@@ -138,7 +139,9 @@ export function pgmHasInk(image: Uint8Array, threshold = INK_THRESHOLD): boolean
 /**
  * OCRs the given pages (0-based) of a PDF: each page is rendered to a grey PGM with `pdftoppm` and, unless it is blank
  * ({@link pgmHasInk}), read with `tesseract … tsv` (see {@link blocksFromTesseractTsv}); up to `concurrency` pages at a
- * time, results in page order. The PDF is written to a private temporary folder, removed afterwards. A page that fails
+ * time, results in page order; each page's render is deleted as soon as it is read, so renders never pile up. The PDF is
+ * written to a private temporary folder `doctree-ocr-<pid>-…`, removed afterwards, on exit and on SIGINT/SIGTERM/SIGHUP;
+ * folders of dead processes are removed first ({@link removeStaleTempFiles}). A page that fails
  * is reported in `failed`; call only when {@link missingOcrPrograms} is empty.
  */
 export async function ocrPages(bytes: Uint8Array, pages: readonly number[], options: OcrPagesOptions): Promise<OcrResult> {
@@ -147,7 +150,10 @@ export async function ocrPages(bytes: Uint8Array, pages: readonly number[], opti
   if (pages.length === 0) return result;
   // Single-threaded tesseract: its OpenMP threads spin-wait (several times slower on a busy machine), and pages run side by side instead.
   const tesseractEnv = process.env['OMP_THREAD_LIMIT'] ? undefined : { ...process.env, OMP_THREAD_LIMIT: '1' };
-  const dir = await mkdtemp(join(tmpdir(), 'doctree-ocr-'));
+  // Render folders a killed run left behind (their process is gone) go first; this run's goes on exit or a signal.
+  await removeStaleTempFiles(tmpdir(), OCR_TEMP_NAME);
+  const dir = await mkdtemp(join(tmpdir(), ocrTempPrefix()));
+  const untrack = trackTempPath(dir);
   const outcomes = new Map<number, PdfRawBlock[] | { error: string }>();
   try {
     const pdf = join(dir, 'input.pdf');
@@ -181,6 +187,7 @@ export async function ocrPages(bytes: Uint8Array, pages: readonly number[], opti
     if (stopped) throw stopped.reason;
   } finally {
     await rm(dir, { recursive: true, force: true });
+    untrack();
   }
   for (const pageIdx of pages) {
     const outcome = outcomes.get(pageIdx);

@@ -20,13 +20,15 @@ export interface PdfPageWorkerInput {
   labels?: Array<string | undefined>;
   regions: boolean;
   allGraphics: boolean;
+  /** Most pixels of one image pdf.js decodes (see `OpenPdfOptions.maxImagePixels`). */
+  maxImagePixels?: number;
 }
 
 /** Messages of a page worker. */
 export type PdfPageWorkerMessage = { type: 'page'; result: PdfPageResult } | { type: 'done' } | { type: 'error'; code?: string; message: string };
 
 async function run(input: PdfPageWorkerInput, post: (message: PdfPageWorkerMessage) => void): Promise<void> {
-  const doc = await openPdfDocument(input.bytes, { filename: input.filename, ...(input.password !== undefined ? { password: input.password } : {}) });
+  const doc = await openPdfDocument(input.bytes, { filename: input.filename, ...(input.maxImagePixels !== undefined ? { maxImagePixels: input.maxImagePixels } : {}), ...(input.password !== undefined ? { password: input.password } : {}) });
   try {
     const fonts: PdfFontCache = new Map();
     let fallbackSize: { width: number; height: number } | undefined;

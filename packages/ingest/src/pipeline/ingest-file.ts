@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { DocTreeError, type ContentList, type DocTree } from '@doctree/schema';
 import { buildDocTree } from '../builder/tree-builder.js';
@@ -7,10 +7,11 @@ import { enhanceContentList, type EnhanceReport } from '../enhancer/enhance-cont
 import { adaptMarkdown } from '../markdown/markdown-adapter.js';
 import { adaptMinerU } from '../mineru/mineru-adapter.js';
 import { adaptPdf } from '../pdf/pdf-adapter.js';
-import { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES } from '../limits.js';
+import { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES, type IngestLimitOptions } from '../limits.js';
 import { docIdFromFilename, isValidDocId } from './doc-id.js';
 import { pageQualityReport, summarizeIngest, type IngestSummary, type PageQualityRow } from './ingest-summary.js';
 import { readInputFile } from './read-input.js';
+import { removeStaleTempFiles, trackTempPath } from './temp-files.js';
 
 /** Input formats `ingestFile` accepts. */
 export type IngestInputKind = 'pdf' | 'mineru' | 'markdown';
@@ -31,8 +32,12 @@ export type IngestProgress =
   | { stage: 'build' }
   | { stage: 'write'; dir: string };
 
-/** Options of {@link ingestFile}. */
-export interface IngestFileOptions {
+/**
+ * Options of {@link ingestFile}. The resource limits ({@link IngestLimitOptions}: `maxPages`, `maxInputBytes`,
+ * `maxOcrPages`, `maxStreamBytes`, `maxDecodedRatio`, `maxImagePixels`) come from `ingest.limits` of the configuration
+ * through `ingestLimitsFromConfig`.
+ */
+export interface IngestFileOptions extends Omit<IngestLimitOptions, 'maxPages' | 'maxInputBytes'> {
   /** Dataset folder; the document goes to `<outDir>/<docId>/`. Default `data/default`. */
   outDir?: string;
   /** Document id (folder name). Default: derived from the file name. */
@@ -152,6 +157,10 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
       },
       ...(opts.pdfWorkers !== undefined ? { workers: opts.pdfWorkers } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.maxOcrPages !== undefined ? { maxOcrPages: opts.maxOcrPages } : {}),
+      ...(opts.maxStreamBytes !== undefined ? { maxStreamBytes: opts.maxStreamBytes } : {}),
+      ...(opts.maxDecodedRatio !== undefined ? { maxDecodedRatio: opts.maxDecodedRatio } : {}),
+      ...(opts.maxImagePixels !== undefined ? { maxImagePixels: opts.maxImagePixels } : {}),
     });
   } else if (kind === 'mineru') {
     const contentList = parseJson(bytes, filename, 'MINERU_INVALID');
@@ -185,6 +194,17 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
   if (pageReport) outputs.push([DOC_FILES.report, JSON.stringify({ summary, pages: pageReport }, null, 2)]);
   const sourceName = `source${extname(filename).toLowerCase() || (kind === 'pdf' ? '.pdf' : '')}`;
   if (opts.copySource) outputs.push([sourceName, bytes]);
+  const replaced = await previousSource(join(docDir, DOC_FILES.adapted));
+  if (replaced && replaced.sha256 !== sha256) {
+    // Another file (or another version of this one) was ingested into this folder: said, never silent.
+    summary.warnings = [
+      ...summary.warnings,
+      {
+        code: 'DOC_REPLACED',
+        message: `The document folder ${docId} held ${replaced.filename ?? 'another file'} (sha256 ${replaced.sha256.slice(0, 12)}…); it now holds ${filename} (sha256 ${sha256.slice(0, 12)}…). Give --doc-id to keep both.`,
+      },
+    ];
+  }
   const t4 = performance.now();
   await writeAllOrNothing(docDir, outputs);
   summary.timings_ms.write = Math.round(performance.now() - t4);
@@ -206,16 +226,46 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
   };
 }
 
+/** The source file name and sha256 of the content list already in a document folder (read from its first 4 KB), if any. */
+async function previousSource(path: string): Promise<{ filename?: string; sha256: string } | undefined> {
+  let head: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(4096);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      head = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+  const source = /"source":\{"filename":("(?:[^"\\]|\\.)*"),"kind":"[a-z]+","sha256":"([0-9a-f]{64})"/.exec(head);
+  if (!source) return undefined;
+  let filename: string | undefined;
+  try {
+    filename = JSON.parse(source[1]!) as string;
+  } catch {
+    filename = undefined;
+  }
+  return { ...(filename !== undefined ? { filename } : {}), sha256: source[2]! };
+}
+
 /** Writes every file under a temporary name first, then renames them all; on failure removes what it wrote. */
 async function writeAllOrNothing(dir: string, files: Array<[string, string | Uint8Array]>): Promise<void> {
   let createdDir = false;
   const temps: string[] = [];
+  const untracks: Array<() => void> = [];
   try {
     createdDir = (await mkdir(dir, { recursive: true })) !== undefined;
+    // Temporaries of an ingest that was killed (its process is gone) would stay forever.
+    await removeStaleTempFiles(dir);
     const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
     for (const [name, data] of files) {
       const temp = join(dir, `${name}${suffix}`);
       temps.push(temp);
+      untracks.push(trackTempPath(temp));
       await writeFile(temp, data);
     }
     for (const [i, [name]] of files.entries()) await rename(temps[i]!, join(dir, name));
@@ -223,5 +273,7 @@ async function writeAllOrNothing(dir: string, files: Array<[string, string | Uin
     await Promise.all(temps.map((t) => rm(t, { force: true })));
     if (createdDir) await rm(dir, { recursive: true, force: true });
     throw new DocTreeError('IO_WRITE_FAILED', `cannot write the document folder: ${(error as Error).message}`, { file: dir, cause: error });
+  } finally {
+    for (const untrack of untracks) untrack();
   }
 }

@@ -15,3 +15,5 @@ export { DOCUMENT_TREE_FILE, assertOutputTarget, enclosingDocumentDir, explainCa
 export type { OutputTargetCheck } from './command-output.js';
 export { escapeControlChars } from './terminal-text.js';
 export type { EscapeControlCharsOptions } from './terminal-text.js';
+export { llmFailureWarning } from './llm-failure-warning.js';
+export type { LlmFailureStats } from './llm-failure-warning.js';

@@ -1,0 +1,94 @@
+import { deflateSync } from 'node:zlib';
+import { adaptPdf } from './pdf-adapter.js';
+import { scanPdfStreams } from './pdf-stream-guard.js';
+import { writeSimplePdf } from './simple-pdf-writer.js';
+
+/** A one-page PDF whose extra objects are the given stream dictionaries and data (offsets in the xref are not checked by pdf.js). */
+function pdfWithStreams(streams: Array<{ dict: string; data: Buffer }>, content = 'BT /F1 12 Tf 72 720 Td (Hello) Tj ET'): Uint8Array {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const push = (chunk: Buffer | string): void => {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    parts.push(buffer);
+    length += buffer.length;
+  };
+  const object = (n: number, body: Array<Buffer | string>): void => {
+    offsets[n] = length;
+    push(`${n} 0 obj\n`);
+    for (const piece of body) push(piece);
+    push('\nendobj\n');
+  };
+  push('%PDF-1.4\n');
+  const extra = streams.map((_, i) => 6 + i);
+  const xobjects = extra.map((n) => `/X${n} ${n} 0 R`).join(' ');
+  object(1, ['<< /Type /Catalog /Pages 2 0 R >>']);
+  object(2, ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>']);
+  object(3, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << ${xobjects} >> >> /Contents 4 0 R >>`]);
+  object(4, [`<< /Length ${content.length} >>\nstream\n${content}\nendstream`]);
+  object(5, ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
+  streams.forEach((s, i) => object(6 + i, [`<< ${s.dict} /Length ${s.data.length} >>\nstream\n`, s.data, '\nendstream']));
+  const xref = length;
+  const count = 6 + streams.length;
+  push(`xref\n0 ${count}\n0000000000 65535 f \n${Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`).join('')}`);
+  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+const MiB = 1024 ** 2;
+const bomb = (bytes: number): Buffer => deflateSync(Buffer.alloc(bytes), { level: 9 });
+
+describe('scanPdfStreams', () => {
+  it('inflates Flate streams of an ordinary PDF and finds nothing to refuse', () => {
+    const scan = scanPdfStreams(writeSimplePdf([{ runs: [{ text: 'Plain page', x: 72, y: 90 }], images: [{ x: 72, y: 200, width: 50, height: 50 }] }]), { filename: 'plain.pdf' });
+    expect(scan.largeImages).toEqual([]);
+    expect(scan.decodedBytes).toBeLessThan(MiB);
+  });
+
+  it('refuses a stream that decodes past maxStreamBytes with one INPUT_UNSUPPORTED line naming the setting', () => {
+    const bytes = pdfWithStreams([{ dict: '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode', data: bomb(8 * MiB) }]);
+    expect(bytes.length).toBeLessThan(64 * 1024);
+    let caught: unknown;
+    try {
+      scanPdfStreams(bytes, { filename: 'bomb.pdf', maxStreamBytes: 4 * MiB });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: 'INPUT_UNSUPPORTED', file: 'bomb.pdf' });
+    expect((caught as Error).message).toMatch(/decompression bomb/);
+    expect((caught as { hint: string }).hint).toMatch(/ingest\.limits\.max_stream_bytes/);
+  });
+
+  it('refuses streams that together decode past maxDecodedRatio × the file size', () => {
+    const streams = Array.from({ length: 3 }, () => ({ dict: '/Filter [/FlateDecode]', data: bomb(2 * MiB) }));
+    const bytes = pdfWithStreams(streams);
+    const scan = scanPdfStreams(bytes, { filename: 'many.pdf', maxStreamBytes: 4 * MiB });
+    expect(scan.decodedBytes).toBe(6 * MiB);
+    expect(() => scanPdfStreams(bytes, { filename: 'many.pdf', maxStreamBytes: 4 * MiB, maxDecodedRatio: 10, decodedBytesAllowance: MiB })).toThrow(
+      expect.objectContaining({ code: 'INPUT_UNSUPPORTED', hint: expect.stringMatching(/max_decoded_ratio/) }),
+    );
+  });
+
+  it('counts images beyond the pixel cap by their dictionary, without decoding them', () => {
+    const image = { dict: '/Type /XObject /Subtype /Image /Width 20000 /Height 20000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode', data: deflateSync(Buffer.alloc(1000)) };
+    expect(scanPdfStreams(pdfWithStreams([image]), { filename: 'huge.pdf' }).largeImages).toEqual([{ width: 20000, height: 20000 }]);
+  });
+});
+
+describe('adaptPdf resource limits', () => {
+  it('refuses a Flate bomb before pdf.js expands it, in bounded time', async () => {
+    const bytes = pdfWithStreams([{ dict: '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode', data: bomb(16 * MiB) }]);
+    const started = performance.now();
+    await expect(adaptPdf(bytes, { docId: 'bomb', filename: 'bomb.pdf', maxStreamBytes: 8 * MiB, ocr: false })).rejects.toMatchObject({ code: 'INPUT_UNSUPPORTED', file: 'bomb.pdf' });
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('skips a page image beyond maxImagePixels with one IMAGE_TOO_LARGE warning and still reads the text', async () => {
+    const side = 3000;
+    const image = { dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, data: bomb(side * side) };
+    const bytes = pdfWithStreams([image], 'BT /F1 12 Tf 72 720 Td (Hello image) Tj ET q 100 0 0 100 72 400 cm /X6 Do Q');
+    const list = await adaptPdf(bytes, { docId: 'huge', filename: 'huge.pdf', maxImagePixels: 1_000_000, ocr: false });
+    expect(list.warnings.filter((w) => w.code === 'IMAGE_TOO_LARGE')).toEqual([{ code: 'IMAGE_TOO_LARGE', message: expect.stringMatching(/1 image\(s\) exceed 1000000 pixels \(largest 3000×3000\)/) }]);
+    expect(JSON.stringify(list.blocks)).toMatch(/Hello image/);
+  });
+});
