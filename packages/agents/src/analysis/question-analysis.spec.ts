@@ -3,6 +3,7 @@ import { builtinDomainPack, domainPackFrom } from '@doctree/toolhub';
 
 import { RuleRouter } from '../router/rule-router.js';
 import { profileQuestion } from '../reader/question-profile.js';
+import { renderReaderPrompt } from '../reader/reader-prompt.js';
 import { analysisOf, analyzeQuestion, compactAnalysis } from './question-analysis.js';
 
 const finance = builtinDomainPack('finance');
@@ -84,5 +85,14 @@ describe('analyzeQuestion', () => {
     expect(profile.sides?.sides).toEqual(['operating income', 'net income']);
     expect(profile.concepts).toEqual([]);
     expect(JSON.parse(compactAnalysis(carried!))).toMatchObject({ pack: 'generic', years: [2022] });
+  });
+
+  it('hands the analysis to the reader prompt as a compact JSON hint', async () => {
+    const q = 'Throughput is defined as: units shipped / operating hours. What was it in 2021?';
+    const decision = await new RuleRouter({ pack: generic }).route(q);
+    const prompt = renderReaderPrompt(q, [], decision);
+    const user = prompt.messages[1]!.content;
+    expect(user).toContain('analysis: {"pack":"generic"');
+    expect(user).toContain('"operands":["units shipped","operating hours"]');
   });
 });

@@ -581,3 +581,20 @@ export function compactAnalysis(analysis: QuestionAnalysis): string {
   }
   return JSON.stringify(out);
 }
+
+/**
+ * What an analysis adds to a decision's signals, for model prompts (router, planner, reader): the pack, operands, line
+ * items, concepts, scale, rounding, quarter and definitions that are set — compact, so prompts stay small.
+ */
+export function analysisHint(a: QuestionAnalysis | undefined): { analysis?: Record<string, unknown> } {
+  if (!a) return {};
+  const out: Record<string, unknown> = { pack: a.pack };
+  if (a.operands) out['operands'] = a.operands;
+  if (a.line_items.length > 0) out['line_items'] = a.line_items;
+  if (a.concepts.length > 0) out['concepts'] = a.concepts;
+  if (a.scale) out['scale'] = a.scale;
+  if (a.round !== undefined) out['round'] = a.round;
+  if (a.quarter) out['quarter'] = a.quarter;
+  if (a.definitions.length > 0) out['definitions'] = a.definitions;
+  return { analysis: out };
+}

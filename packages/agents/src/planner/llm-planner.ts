@@ -8,6 +8,7 @@ import { BasePlanner, checkPlan } from './base-planner.js';
 import type { BasePlannerOptions, PlanOptions, PlanOutcome } from './base-planner.js';
 import { PLAN_FLAGS, PLAN_VARIABLES } from './plan-vocabulary.js';
 import { TemplatePlanner } from './template-planner.js';
+import { analysisHint, analysisOf } from '../analysis/question-analysis.js';
 
 /** Options of {@link LlmPlanner}. */
 export interface LlmPlannerOptions extends BasePlannerOptions {
@@ -69,7 +70,7 @@ export class LlmPlanner extends BasePlanner {
     const question = questionText !== undefined ? `Question:\n${fenceData(questionText, { tag: 'QUESTION' })}\n\n` : '';
     return [
       { role: 'system', content: `${PLANNER_SYSTEM_PROMPT}\n${vocabulary}` },
-      { role: 'user', content: `${question}Router decision:\n${fenceData(JSON.stringify(decision), { tag: 'DECISION' })}\n\nDraft plan:\n${JSON.stringify(draft)}\n\nReply with the JSON object only.` },
+      { role: 'user', content: `${question}Router decision:\n${fenceData(JSON.stringify({ ...decision, ...analysisHint(analysisOf(decision)) }), { tag: 'DECISION' })}\n\nDraft plan:\n${JSON.stringify(draft)}\n\nReply with the JSON object only.` },
     ];
   }
 

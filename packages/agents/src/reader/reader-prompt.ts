@@ -1,6 +1,7 @@
 import { estimateTokens } from '@doctree/index';
 import type { ChatMessage, ComputedValue, Observation, RouterDecision } from '@doctree/schema';
 import { fenceData } from '../llm/prompt-fence.js';
+import { analysisHint, analysisOf } from '../analysis/question-analysis.js';
 
 /** System prompt of the LLM reader (role conditioning, seed 000 §4). */
 export const READER_SYSTEM_PROMPT = [
@@ -56,11 +57,13 @@ export function evidenceText(observation: Observation): string {
 function signalsText(decision: RouterDecision | undefined): string {
   if (!decision) return '';
   const s = decision.signals;
+  const analysis = analysisHint(analysisOf(decision)).analysis;
   const parts = [
     s.expected_format ? `expected answer_format: ${s.expected_format}` : '',
     s.years.length ? `years: ${s.years.join(', ')}` : '',
     s.units.length ? `units: ${s.units.join(', ')}` : '',
     s.operations.length ? `operations: ${s.operations.join(', ')}` : '',
+    analysis && Object.keys(analysis).length > 1 ? `analysis: ${JSON.stringify(analysis)}` : '',
   ].filter(Boolean);
   return parts.length ? `Hints from the question analysis: ${parts.join('; ')}.` : '';
 }

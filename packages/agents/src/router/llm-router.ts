@@ -1,7 +1,7 @@
 import { DocTreeError, RouterDecisionSchema, redactSecrets } from '@doctree/schema';
-import type { ChatModelClient, QuestionAnalysis, RouterDecision } from '@doctree/schema';
+import type { ChatModelClient, RouterDecision } from '@doctree/schema';
 
-import { analysisOf, attachAnalysis } from '../analysis/question-analysis.js';
+import { analysisHint, analysisOf, attachAnalysis } from '../analysis/question-analysis.js';
 import { parseJsonReply } from '../llm/json-reply.js';
 import { fenceData } from '../llm/prompt-fence.js';
 import { BaseRouter } from './base-router.js';
@@ -140,16 +140,3 @@ function merge(llm: Omit<RouterDecision, 'source'>, rules: RouterDecision): Rout
   };
 }
 
-/** What the question analysis adds to the rule signals in the model's hint (operands, items, scale, definitions…), compact. */
-function analysisHint(a: QuestionAnalysis | undefined): { analysis?: Record<string, unknown> } {
-  if (!a) return {};
-  const out: Record<string, unknown> = { pack: a.pack };
-  if (a.operands) out['operands'] = a.operands;
-  if (a.line_items.length > 0) out['line_items'] = a.line_items;
-  if (a.concepts.length > 0) out['concepts'] = a.concepts;
-  if (a.scale) out['scale'] = a.scale;
-  if (a.round !== undefined) out['round'] = a.round;
-  if (a.quarter) out['quarter'] = a.quarter;
-  if (a.definitions.length > 0) out['definitions'] = a.definitions;
-  return { analysis: out };
-}
