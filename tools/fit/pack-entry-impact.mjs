@@ -10,7 +10,7 @@
  *   node tools/fit/pack-entry-impact.mjs [--questions a.jsonl,b.jsonl] [--show 3]
  */
 import { register } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { option, questionFiles, readQuestions, rel, root } from './fit-common.mjs';
@@ -143,3 +143,18 @@ if (show > 0) {
   }
 }
 console.log(`\n${questions.length} questions from ${questionFiles().map(rel).join(', ')}`);
+
+// Which pack each prepared eval document gets (`--docs data/eval-docs`, folders with doctree.mm.json).
+const docsDir = resolve(root, option('docs', 'data/eval-docs'));
+if (existsSync(docsDir)) {
+  const chosen = { finance: [], generic: [] };
+  for (const name of readdirSync(docsDir).sort()) {
+    const file = resolve(docsDir, name, 'doctree.mm.json');
+    if (!existsSync(file)) continue;
+    const tree = JSON.parse(readFileSync(file, 'utf8'));
+    const choice = toolhub.detectDomainPack(tree);
+    (chosen[choice.pack.name] ??= []).push(`${name} (${choice.hits.length})`);
+  }
+  console.log(`\nPacks chosen from prepared documents in ${rel(docsDir)} (detection phrases found):`);
+  for (const [pack, docs] of Object.entries(chosen)) console.log(`  ${pack} ${docs.length}: ${docs.join(', ')}`);
+}
