@@ -102,20 +102,29 @@ function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: stri
       // A row naming the concept in its own words adds no qualifier of its own.
       return { i, score: matchScore(wanted, have), extra: covered.length > 0 ? 0 : terms.filter((t) => !wanted.includes(t)).length };
     })
-    .filter((s) => s.score >= minMatch);
+    // A heading row without numbers ("Current assets:") names a group, not the line item.
+    .filter((s) => s.score >= minMatch && (grid.body[s.i] ?? []).some((c, ci) => ci > 0 && c !== grid.rowLabels[s.i] && parseNumberText(c) !== undefined));
 }
 
 /**
  * How well a table answers a request, to choose among candidate tables: per requested row, its best row's share of
  * the label's words, less a penalty for each word the row adds (a "total current liabilities" row is a worse "total
- * liabilities" than a "Total liabilities" row elsewhere), plus the share of the requested years its columns hold.
+ * liabilities" than a "Total liabilities" row elsewhere) and for a row negative in every year asked, plus the share of
+ * the requested years its columns hold.
  */
 function tableFit(grid: TableGrid, rows: readonly string[], years: readonly number[], minMatch: number, concepts?: readonly Concept[]): number {
   const labelTerms = grid.rowLabels.map(labelTermsOf);
+  const yearColumns = grid.columns.flatMap((c, i) => (findYears(c).some((y) => years.includes(y)) ? [i] : []));
+  const rowFit = (s: { score: number; extra: number }): number => Math.min(1, s.score) - EXTRA_WORD_PENALTY * s.extra;
   let fit = 0;
   for (const label of rows) {
     const scored = scoreRows(grid, labelTerms, label, minMatch, concepts);
-    fit += scored.length === 0 ? 0 : Math.max(...scored.map((s) => Math.min(1, s.score) - EXTRA_WORD_PENALTY * s.extra));
+    if (scored.length === 0) continue;
+    const best = scored.reduce((a, b) => (rowFit(b) > rowFit(a) ? b : a));
+    // An amount asked by name is a positive balance or total; a row shown in parentheses throughout is an outflow or a
+    // change of it (the cash-flow line "Inventories (251)" is not the inventory balance).
+    const values = yearColumns.length > 0 ? yearColumns.map((c) => parseNumberText(grid.body[best.i]?.[c] ?? '')?.value).filter((v): v is number => v !== undefined) : [];
+    fit += rowFit(best) - (values.length > 0 && values.every((v) => v < 0) ? NEGATIVE_ROW_PENALTY : 0);
   }
   const found = years.filter((y) => grid.columns.some((c) => findYears(c).includes(y))).length;
   return fit / Math.max(1, rows.length) + (years.length > 0 ? found / years.length : 0);
@@ -123,6 +132,8 @@ function tableFit(grid: TableGrid, rows: readonly string[], years: readonly numb
 
 /** What each word a row label adds to a requested label costs in {@link tableFit}. */
 const EXTRA_WORD_PENALTY = 0.15;
+/** What a row whose values in the asked years are all negative costs in {@link tableFit}. */
+const NEGATIVE_ROW_PENALTY = 0.2;
 
 /** Columns holding at least one number that is not the row's label. */
 function valueColumns(grid: TableGrid): number[] {
