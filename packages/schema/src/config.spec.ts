@@ -85,3 +85,11 @@ describe('redactSecrets', () => {
     expect(trace.config.llm.api_key).toBe(secret);
   });
 });
+
+describe('domain pack setting', () => {
+  it('defaults to auto and is set by the file or DOCTREE_DOMAIN_PACK', () => {
+    expect(resolveConfig({}).config.domain.pack).toBe('auto');
+    expect(resolveConfig({ file: { domain: { pack: 'packs/clinical.json' } } }).config.domain.pack).toBe('packs/clinical.json');
+    expect(resolveConfig({ env: { DOCTREE_DOMAIN_PACK: 'finance' } }).config.domain.pack).toBe('finance');
+  });
+});

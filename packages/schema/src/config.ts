@@ -159,6 +159,7 @@ export function configFromEnv(env: Record<string, string | undefined>): DocTreeC
   if (env['DOCTREE_EMBEDDER']) out['embedder'] = { kind: env['DOCTREE_EMBEDDER'] };
   if (env['DOCTREE_VECTOR_BACKEND']) out['index'] = { backend: env['DOCTREE_VECTOR_BACKEND'] };
   if (env['DOCTREE_DATA_DIR']) out['data_dir'] = env['DOCTREE_DATA_DIR'];
+  if (env['DOCTREE_DOMAIN_PACK']) out['domain'] = { pack: env['DOCTREE_DOMAIN_PACK'] };
   return out as DocTreeConfigInput;
 }
 
