@@ -53,6 +53,7 @@ const PATCHES = {
     ["'what which who whom whose when where why how many much does did do according based give provide response question details", "'what which who whom whose when where why how many much does did do according based give provide response question relying rely details"],
     ['amount value figure statement shown details response give respond', 'amount value figure statement shown details relying response give respond'],
   ],
+  'reader stop word "relying"': [['according based give provide response answer question details', 'according based give provide response answer question relying details']],
   'COUNTABLE_THINGS cats?|dogs?': [['animals?|birds?|items?', 'animals?|cats?|dogs?|birds?|items?']],
 };
 register(`data:text/javascript,${encodeURIComponent(hooks)}`, import.meta.url, { data: { patches: PATCHES, root } });
@@ -61,6 +62,7 @@ const src = (path, variant) => `${pathToFileURL(resolve(root, path)).href}${vari
 const toolhub = await import(src('packages/toolhub/src/index.ts'));
 const analysis = await import(src('packages/agents/src/analysis/question-analysis.ts'));
 const router = await import(src('packages/agents/src/router/rule-router.ts'));
+const profile = await import(src('packages/agents/src/reader/question-profile.ts'));
 
 const finance = toolhub.builtinDomainPack('finance');
 const generic = toolhub.builtinDomainPack('generic');
@@ -79,11 +81,12 @@ if (questions.length === 0) {
 }
 const show = Number(option('show', '3'));
 
-/** What a question is read as: the analysis and the rule route (type, candidates, constraints). */
-function reading(analyze, Router, question, pack) {
+/** What a question is read as: the analysis, the rule route (type, candidates, constraints) and the reader's profile. */
+function reading(analyze, Router, question, pack, profileQuestion = profile.profileQuestion) {
   const a = analyze(question, { pack });
-  const d = new Router().decide(question, { pack, analysis: a });
-  return JSON.stringify({ a: { ...a, pack: undefined }, type: d.query_type, candidates: d.candidates, constraints: d.constraints, sub: d.sub_questions });
+  const d = analysis.attachAnalysis(new Router().decide(question, { pack, analysis: a }), a);
+  const { questionNumbers: _n, ...p } = profileQuestion(question, d);
+  return JSON.stringify({ a: { ...a, pack: undefined }, type: d.query_type, candidates: d.candidates, constraints: d.constraints, sub: d.sub_questions, profile: p });
 }
 
 const variants = {
@@ -91,6 +94,7 @@ const variants = {
     import(src('packages/agents/src/analysis/question-analysis.ts', 'instruction word "relying"')),
   ]),
   'COUNTABLE_THINGS cats?|dogs?': await Promise.all([import(src('packages/agents/src/router/rule-router.ts', 'COUNTABLE_THINGS cats?|dogs?'))]),
+  'reader stop word "relying"': await Promise.all([import(src('packages/agents/src/reader/question-profile.ts', 'reader stop word "relying"'))]),
 };
 
 const ENTRIES = [
@@ -112,6 +116,12 @@ const ENTRIES = [
     // The router is the shipped one in both; only the analysis differs (its keywords and line items).
     without: (q) => JSON.stringify(analysis.analyzeQuestion(q, { pack: finance })),
     with: (q) => JSON.stringify(variants['instruction word "relying"'][0].analyzeQuestion(q, { pack: finance })),
+  },
+  {
+    entry: 'reader stop words relying',
+    where: 'agents reader/question-profile.ts QUESTION_STOP',
+    without: (q) => reading(analysis.analyzeQuestion, router.RuleRouter, q, finance),
+    with: (q) => reading(analysis.analyzeQuestion, router.RuleRouter, q, finance, variants['reader stop word "relying"'][0].profileQuestion),
   },
   {
     entry: '(info) whole finance pack vs generic pack',

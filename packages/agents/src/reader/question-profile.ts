@@ -1,5 +1,5 @@
 import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
-import { conceptsIn, DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
+import { conceptsIn, DEFAULT_CONCEPTS, normalizeLabel, type Concept } from '@doctree/toolhub';
 import { analysisConcepts, analysisFor, analysisPack } from '../analysis/question-analysis.js';
 import type { OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
@@ -55,7 +55,7 @@ export interface QuestionProfile {
 /** Question words and generic request words that carry no evidence. */
 const QUESTION_STOP = new Set(
   `what which who whom whose when where why how many much is are was were be been do does did the a an of in on for to from by with and or as at
-  that this these those it its their there than then according based give provide response answer question relying details detail shown show shows
+  that this these those it its their there than then according based give provide response answer question details detail shown show shows
   please state report reported document documents page pages value values amount amounts number data information mention mentioned
   mentions describe described statement statements fy fiscal year years usd dollar dollars million millions billion billions thousand thousands
   percent percentage round rounded decimal decimals nearest place places calculate calculated compute computed using use used can could would should will
@@ -161,7 +161,8 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const wantsCurrency = /\$|\busd\b|\beur\b|\bgbp\b|\bdollars?\b|\beuros?\b|€|£/.test(lower) || units.some((u) => /^(?:\$|usd|eur|€|£|gbp|dollars?)$/.test(u));
   const scaleWord = read.scale ?? units.map((u) => scaleFromWord(u)).find(Boolean);
   const scale = scaleWord ? scaleFromWord(scaleWord) : undefined;
-  const rateAsked = wantsPercent || /\b(?:margins?|rates?|ratios?|shares?\s+of|proportion|yield|returns?\s+on|growth|per\s+share|eps|multiple)\b/.test(lower);
+  // Abbreviations of the pack written out first: "EPS" asks "earnings per share", a rate.
+  const rateAsked = wantsPercent || /\b(?:margins?|rates?|ratios?|shares?\s+of|proportion|yield|returns?\s+on|growth|per\s+share|multiple)\b/.test(normalizeLabel(question, analysisPack(read).abbreviations));
   const wantsAmount = !rateAsked && (wantsCurrency || scale !== undefined || matchedConcepts.some((c) => !c.general));
   const operations = new Set<Operation>([...(signals?.operations ?? []), ...read.operations]);
   const pages = [...new Set([...(signals?.page_hints ?? []), ...read.pages])].sort((a, b) => a - b);
