@@ -57,6 +57,7 @@ export {
 } from './limits.js';
 export type { IngestLimitOptions, InputSizeKind } from './limits.js';
 export { scanPdfStreams } from './pdf/pdf-stream-guard.js';
+export { hasRtl, logicalOrder, logicalRtlText, normalizePresentationForms, visualToLogicalLine } from './pdf/rtl-text.js';
 export type { PdfStreamScan, ScanPdfStreamsOptions } from './pdf/pdf-stream-guard.js';
 export { ATOMIC_TEMP_NAME, OCR_TEMP_NAME, isProcessAlive, removeStaleTempFiles, trackTempPath } from './pipeline/temp-files.js';
 export { readInputFile } from './pipeline/read-input.js';

@@ -1,4 +1,5 @@
 import type { BBox } from '@doctree/schema';
+import { logicalOrder, normalizePresentationForms } from './rtl-text.js';
 
 /**
  * Text geometry of one PDF page: pdf.js text items become spans (positioned runs with a font),
@@ -153,18 +154,26 @@ export function unionBox(boxes: readonly BBox[]): BBox {
 
 /** Builds a line from spans already ordered left to right. */
 export function lineFromSpans(spans: PdfSpan[]): PdfLine {
+  // Whether a space separates each span from the one before it (left to right on the page).
+  const apart: boolean[] = spans.map((span, i) => {
+    const prev = spans[i - 1];
+    if (!prev) return false;
+    const gap = span.bbox[0] - prev.bbox[2];
+    const size = Math.max(prev.size, span.size);
+    // A gap, or a run starting well left of where the previous one ended (a run of another line merged into this row).
+    return gap > SPACE_GAP_EM * size || gap < -BACKTRACK_EM * size || (span.spaceBefore === true && gap > -0.1 * size);
+  });
+  // Right-to-left lines are read right to left (see logicalOrder); other lines keep the page order.
+  const order = logicalOrder(spans.map((s) => s.text));
   let text = '';
-  let prev: PdfSpan | undefined;
-  for (const span of spans) {
-    if (prev) {
-      const gap = span.bbox[0] - prev.bbox[2];
-      const size = Math.max(prev.size, span.size);
-      // A gap, or a run starting well left of where the previous one ended (a run of another line merged into this row).
-      const apart = gap > SPACE_GAP_EM * size || gap < -BACKTRACK_EM * size || (span.spaceBefore === true && gap > -0.1 * size);
-      if (apart && !/\s$/.test(text) && !/^\s/.test(span.text)) text += ' ';
+  for (const [k, i] of order.entries()) {
+    const span = spans[i]!;
+    if (k > 0) {
+      const p = order[k - 1]!;
+      const space = Math.abs(i - p) === 1 ? apart[Math.max(i, p)]! : true;
+      if (space && !/\s$/.test(text) && !/^\s/.test(span.text)) text += ' ';
     }
     text += span.text;
-    prev = span;
   }
   const size = dominant(spans, (s) => Math.round(s.size * 10) / 10) ?? spans[0]?.size ?? 1;
   const boldChars = spans.reduce((n, s) => n + (s.bold ? s.text.length : 0), 0);
@@ -366,7 +375,7 @@ export function dominantTurn(items: readonly RawTextItem[], viewport: readonly n
  * Returns undefined for empty items.
  */
 export function spanFromItem(item: RawTextItem, viewport: readonly number[], font: FontFacts | undefined): PdfSpan | undefined {
-  const text = item.str.replace(/\s+/g, ' ');
+  const text = normalizePresentationForms(item.str.replace(/\s+/g, ' '));
   if (!text.trim()) return undefined;
   const m = multiply(viewport, item.transform);
   const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = m;

@@ -15,6 +15,13 @@ export interface PdfTextRun {
   bold?: boolean;
   /** Write the string as a hex string (`<48656c6c6f>`), as many PDF producers do, instead of a literal `( … )`. */
   hex?: boolean;
+  /**
+   * Write the text in any script (Arabic, Hebrew, CJK…) with a font whose `ToUnicode` map names each character: its
+   * text is extracted exactly, but no glyph is drawn (nothing shows on a rendered page). Characters are placed left to
+   * right in the order given, so give right-to-left text in visual order, as producers store it. At most 220 distinct
+   * characters per document.
+   */
+  unicode?: boolean;
 }
 
 /**
@@ -116,6 +123,27 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
   const pagesId = add('');
   const fontRegular = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const fontBold = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  // Characters of `unicode` runs: one byte code each (from 0x21), named by the font's ToUnicode map.
+  const unicodeChars = [...new Set(pages.flatMap((page) => page.runs.filter((run) => run.unicode).flatMap((run) => Array.from(run.text))))];
+  if (unicodeChars.length > 220) throw new RangeError(`writeSimplePdf: ${unicodeChars.length} distinct characters in unicode runs, at most 220`);
+  const unicodeCode = new Map(unicodeChars.map((ch, i) => [ch, 0x21 + i]));
+  let fontUnicode = 0;
+  if (unicodeChars.length > 0) {
+    const hex = (n: number, width: number): string => n.toString(16).toUpperCase().padStart(width, '0');
+    const utf16 = (ch: string): string => Array.from({ length: ch.length }, (_, i) => hex(ch.charCodeAt(i), 4)).join('');
+    const cmap = [
+      '/CIDInit /ProcSet findresource begin 12 dict begin begincmap',
+      '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def /CMapName /DocTree-UCS def /CMapType 2 def',
+      '1 begincodespacerange <00> <FF> endcodespacerange',
+      `${unicodeChars.length} beginbfchar`,
+      ...unicodeChars.map((ch) => `<${hex(unicodeCode.get(ch)!, 2)}> <${utf16(ch)}>`),
+      'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
+    ].join('\n');
+    const toUnicode = add(`<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`);
+    fontUnicode = add(
+      `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 33 /LastChar ${0x20 + unicodeChars.length} /Widths [${unicodeChars.map(() => 550).join(' ')}] /ToUnicode ${toUnicode} 0 R >>`,
+    );
+  }
   const pageIds: number[] = [];
   for (const page of pages) {
     const width = page.width ?? 612;
@@ -145,6 +173,11 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
     }
     for (const run of page.runs) {
       const size = run.size ?? 11;
+      if (run.unicode) {
+        const codes = Array.from(run.text, (ch) => unicodeCode.get(ch)!.toString(16).padStart(2, '0')).join('');
+        ops.push(`BT /F3 ${size} Tf 1 0 0 1 ${run.x} ${height - run.y} Tm <${codes}> Tj ET`);
+        continue;
+      }
       const shown = run.hex ? `<${Buffer.from(winAnsiBytes(run.text), 'latin1').toString('hex')}>` : `(${escapeWinAnsiString(run.text)})`;
       ops.push(`BT /${run.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${run.x} ${height - run.y} Tm ${shown} Tj ET`);
     }
@@ -154,7 +187,7 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
     const xobjectDict = imageRefs.length > 0 ? ` /XObject << ${imageRefs.join(' ')} >>` : '';
     pageIds.push(
       add(
-        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width} ${height}]${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << /F1 ${fontRegular} 0 R /F2 ${fontBold} 0 R >>${xobjectDict} >> /Contents ${contentId} 0 R >>`,
+        `<< /Type /Page /Parent ${pagesId} 0 R /MediaBox [0 0 ${width} ${height}]${page.rotate ? ` /Rotate ${page.rotate}` : ''} /Resources << /Font << /F1 ${fontRegular} 0 R /F2 ${fontBold} 0 R${fontUnicode ? ` /F3 ${fontUnicode} 0 R` : ''} >>${xobjectDict} >> /Contents ${contentId} 0 R >>`,
       ),
     );
   }
