@@ -6,7 +6,7 @@ import { profileQuestion, type QuestionProfile } from './question-profile.js';
 import { computedValueCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
 import { countObservedCandidates, dateCandidates, entityCandidates, textComputeCandidates, textNumberCandidates, yearCandidates } from './text-candidates.js';
 import { itemCountCandidates, occurrenceCountCandidates } from './count-candidates.js';
-import { expectedItemCount, listCandidates } from './list-candidates.js';
+import { expectedItemCount, listCandidates, questionParts } from './list-candidates.js';
 import { yesNoCandidates } from './yes-no.js';
 
 /** Options of {@link ExtractiveReader}. */
@@ -22,6 +22,9 @@ export const EXTRACTIVE_READER_DEFAULTS: Readonly<Required<Pick<ExtractiveReader
 
 /** How much a single value read as written loses against a computation the question asks for. */
 const LOOKUP_PENALTY = 0.5;
+
+/** A question that asks one value per item it names ("… for A and B respectively"). */
+const ASKS_LIST = /\brespectively\b/i;
 
 /** How much counting items loses against a number the evidence writes with what is counted ("9 steps"). */
 const STATED_COUNT_MARGIN = 0.3;
@@ -89,6 +92,11 @@ export class ExtractiveReader extends BaseReader {
   }
 
   private candidates(profile: QuestionProfile, evidence: EvidenceSet, computed: NonNullable<ReadRequest['computed']>): Candidate[] {
+    // A list of values, one per item the question enumerates ("for the first and second quarters respectively").
+    if (profile.format === 'List' || profile.kind === 'list' || ASKS_LIST.test(profile.question)) {
+      const each = this.partwiseCandidates(profile, evidence);
+      if (each.length > 0) return profile.kind === 'list' ? [...each, ...listCandidates(evidence)] : each;
+    }
     switch (profile.kind) {
       case 'count': {
         const occurrences = occurrenceCountCandidates(evidence);
@@ -134,6 +142,37 @@ export class ExtractiveReader extends BaseReader {
         return lists.length > 0 ? lists : [...tableExtremeCandidates(evidence), ...entityCandidates(evidence)];
       }
     }
+  }
+
+  /**
+   * One value per item the question enumerates: each item asked on its own (the question with the enumeration
+   * replaced by that item), as a number or count question; a list of the best answers, as strings, scored by the
+   * weakest of them. None unless every item finds a value.
+   */
+  private partwiseCandidates(profile: QuestionProfile, evidence: EvidenceSet): Candidate[] {
+    const found = questionParts(profile.question);
+    if (!found) return [];
+    const observations = evidence.entries.map((e) => e.observation);
+    const answers: Candidate[] = [];
+    for (const part of found.parts) {
+      const question = `${profile.question.slice(0, found.start)}${part}${profile.question.slice(found.end)}`.replace(/,?\s*\brespectively\b/gi, '');
+      const sub = profileQuestion(question, undefined, this.options.concepts);
+      if (sub.kind !== 'number' && sub.kind !== 'count') return [];
+      const best = this.candidates(sub, new EvidenceSet(observations, sub), [])
+        .filter((c) => c.support.length > 0 && typeof c.answer === 'number')
+        .sort((a, b) => b.score - a.score)[0];
+      if (!best) return [];
+      answers.push(best);
+    }
+    return [
+      {
+        answer: answers.map((c) => String(c.answer)),
+        format: 'List',
+        score: Math.min(...answers.map((c) => c.score)),
+        support: answers.flatMap((c) => c.support.slice(0, 1)),
+        notes: [`one value per item asked (${found.parts.join(' / ')}): ${answers.map((c) => c.notes[0] ?? '').join('; ')}`],
+      },
+    ];
   }
 
   private none(notes: string[], reason?: string, confidence = 0.5): ReadResult {

@@ -1,7 +1,7 @@
 import type { Observation } from '@doctree/schema';
 import { textObservation } from '../__fixtures__/report-tree.js';
 import { ExtractiveReader } from './extractive-reader.js';
-import { expectedItemCount, splitEnumeration } from './list-candidates.js';
+import { expectedItemCount, questionParts, splitEnumeration } from './list-candidates.js';
 import { observationText, supportMatches } from './observation-text.js';
 
 const reader = new ExtractiveReader();
@@ -57,5 +57,18 @@ describe('list answers', () => {
     expect(expectedItemCount('What are the risks named in Section 3.3?')).toBeUndefined();
     expect(splitEnumeration('The segments are Safety, Health Care and Consumer.')).toEqual(['Safety', 'Health Care', 'Consumer']);
     expect(splitEnumeration('Signals are reflected by buildings, hills and the ionosphere.')).toEqual(['reflected by buildings', 'hills', 'ionosphere']);
+  });
+
+  it('answers one value per item a question enumerates "respectively", as a list', async () => {
+    expect(questionParts('What were the growth rates for the first and second quarters respectively?')?.parts).toEqual(['first quarters', 'second quarters']);
+    expect(questionParts('How many papers use training-time correction, generation-time correction, and post-hoc correction, respectively?')?.parts).toEqual([
+      'training-time correction',
+      'generation-time correction',
+      'post-hoc correction',
+    ]);
+    const report = textObservation('t_6', 'Sales in the northern region grew 5.3% in 2022. Sales in the southern region grew 4.1% in 2022.', 2);
+    const result = await reader.read({ question: 'How much did sales grow in the southern and northern regions respectively, in percent?', observations: [report] });
+    expect(result).toMatchObject({ answer: ['4.1', '5.3'], answer_format: 'List' });
+    expect(result.support).toHaveLength(2);
   });
 });

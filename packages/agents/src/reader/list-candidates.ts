@@ -267,3 +267,72 @@ export function listCandidates(evidence: EvidenceSet): Candidate[] {
   const out = [...bulletListCandidates(evidence, expected), ...tableListCandidates(evidence, expected), ...enumerationCandidates(evidence, expected)];
   return out.sort((a, b) => b.score - a.score).slice(0, 3);
 }
+
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** Words that end an item of an enumeration in a question (prepositions, determiners, relative and copular words). */
+const PART_STOP = new Set(
+  'of for in on at to from by with about among between the a an them their its his her that which who whom whose what how many much is are was were be been do does did respectively'.split(' '),
+);
+
+/**
+ * The items a question enumerates to ask one value each ("for the first and second quarters respectively",
+ * "the percentage who go online, have a smartphone, and own a tablet"): the items and the span they occupy in the
+ * question. A single-word item shares the last item's final word ("first and second quarters" → first quarters,
+ * second quarters). Undefined when the question enumerates nothing.
+ */
+export function questionParts(question: string): { parts: string[]; start: number; end: number } | undefined {
+  const asking = question.split(/\?/)[0] ?? question;
+  const and = /,?\s+and\s+/gi;
+  let last: RegExpExecArray | undefined;
+  for (const m of asking.matchAll(and)) last = m as RegExpExecArray;
+  if (!last) return undefined;
+  const words = (text: string): Array<{ word: string; start: number; end: number }> => [...text.matchAll(/[^\s,;:]+/g)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+  // After "and": the words up to a stop word or the end of the clause.
+  const afterAt = last.index + last[0].length;
+  const tail = words(asking.slice(afterAt).split(/[,;:]/)[0] ?? '');
+  const lastItem: typeof tail = [];
+  for (const w of tail) {
+    const lower = w.word.toLowerCase();
+    if (PART_STOP.has(lower) && !ARTICLES.has(lower) && lastItem.length > 0) break;
+    lastItem.push(w);
+    if (lastItem.length >= 5) break;
+  }
+  if (lastItem.length === 0) return undefined;
+  // Before "and": comma-separated segments back to the one holding the question word; each trimmed after its last stop word.
+  const before = asking.slice(0, last.index);
+  const segments: Array<{ text: string; start: number }> = [];
+  let offset = 0;
+  for (const seg of before.split(',')) {
+    segments.push({ text: seg, start: offset });
+    offset += seg.length + 1;
+  }
+  const items: Array<{ text: string; start: number }> = [];
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const seg = segments[i]!;
+    const ws = words(seg.text);
+    let from = 0;
+    ws.forEach((w, k) => {
+      if (PART_STOP.has(w.word.toLowerCase())) from = k + 1;
+    });
+    const kept = ws.slice(from);
+    if (kept.length === 0 || kept.length > 5) return undefined;
+    items.unshift({ text: seg.text.slice(kept[0]!.start, kept[kept.length - 1]!.end), start: seg.start + kept[0]!.start });
+    // The segment with the question word (or the only one) starts the enumeration.
+    if (/\b(?:what|which|how|who|where|when|list|name)\b/i.test(seg.text) || i === 0) break;
+    if (segments.length > 1 && i === segments.length - 1 && !/,/.test(before)) break;
+  }
+  const lastText = asking.slice(afterAt + lastItem[0]!.start, afterAt + lastItem[lastItem.length - 1]!.end);
+  // Items are parallel: the first one (in the segment holding the question) is no longer than the longest other one.
+  const longest = Math.max(lastItem.length, ...items.slice(1).map((i) => i.text.split(/\s+/).length));
+  const firstWords = words(items[0]!.text);
+  if (firstWords.length > longest) {
+    const cut = firstWords[firstWords.length - longest]!.start;
+    items[0] = { text: items[0]!.text.slice(cut), start: items[0]!.start + cut };
+  }
+  const lastWords = lastText.split(/\s+/);
+  // "first and second quarters": a lower-case single word shares the last item's head noun; names ("Republicans") do not.
+  const parts = [...items.map((i) => i.text), lastText].map((p) => (/^[a-z][\w-]*$/.test(p) && lastWords.length > 1 ? `${p} ${lastWords[lastWords.length - 1]}` : p));
+  if (parts.length < 2) return undefined;
+  return { parts, start: items[0]!.start, end: afterAt + lastItem[lastItem.length - 1]!.end };
+}
