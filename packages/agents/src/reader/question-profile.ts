@@ -50,6 +50,10 @@ export interface QuestionProfile {
   sides?: OperandSides;
   /** 1-based pages the question names ("on page 5", "pages 3-4"): counts count only there. */
   pages: number[];
+  /** Every concept of the domain pack the question was read with (sides and cells are matched with them). */
+  domainConcepts: readonly Concept[];
+  /** The pack's outflow row-label pattern (`Purchases of…`), or null when the pack has none. */
+  outflowLabel: RegExp | null;
 }
 
 /** Question words and generic request words that carry no evidence. */
@@ -199,6 +203,8 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     ...(measure ? { measure } : {}),
     ...(sides ? { sides } : {}),
     pages,
+    domainConcepts: concepts === DEFAULT_CONCEPTS ? analysisPack(read).concepts : concepts,
+    outflowLabel: analysisPack(read).outflowLabel ?? null,
   };
 }
 

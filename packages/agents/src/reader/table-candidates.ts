@@ -1,5 +1,5 @@
 import type { AnswerFormat, ComputedValue, Support } from '@doctree/schema';
-import { conceptsIn, DEFAULT_CONCEPTS, isOutflowLabel, type Concept } from '@doctree/toolhub';
+import { conceptsIn, isOutflowLabel, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate, type EvidenceEntry } from './evidence-model.js';
 import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, SCALE_FACTORS, type ParsedNumber, type Scale } from './numbers.js';
 import { supportFor } from './observation-text.js';
@@ -89,7 +89,7 @@ export function numericAnswer(
     value = r.value;
     if (r.note) notes.push(r.note);
   }
-  if (value < 0 && (context.concept?.outflow || isOutflowLabel(context.label)) && !SIGNED_QUESTION.test(profile.question)) {
+  if (value < 0 && (context.concept?.outflow || isOutflowLabel(context.label, profile.domainConcepts, profile.outflowLabel)) && !SIGNED_QUESTION.test(profile.question)) {
     value = Math.abs(value);
     notes.push(`"${context.label}" is an outflow shown as ${parsed.raw}; its amount is reported`);
   }
@@ -258,7 +258,7 @@ export function tableComputeCandidates(evidence: EvidenceSet): Candidate[] {
 /** A profile for one side of a two-item question: its own terms and concepts, the question's years and scale. */
 function sideProfile(profile: QuestionProfile, side: string): QuestionProfile {
   const { sides: _sides, ...rest } = profile;
-  return { ...rest, question: side, terms: weightedTerms(side), concepts: conceptsIn(side, DEFAULT_CONCEPTS), operations: [] };
+  return { ...rest, question: side, terms: weightedTerms(side), concepts: conceptsIn(side, profile.domainConcepts), operations: [] };
 }
 
 /**

@@ -215,8 +215,11 @@ const OUTFLOW_LABEL = builtinDomainPack('finance').outflowLabel;
  * True when a row label names a cash outflow — by its wording (`Purchases of…`, `Payments for…`, `Dividends paid`) or
  * as an outflow concept (capital expenditure, dividends, share repurchases). Such amounts are shown as negatives
  * (`(1,577)`); "what was the amount" means their magnitude.
+ *
+ * @param concepts the pack's concepts (default {@link DEFAULT_CONCEPTS}).
+ * @param outflowLabel the pack's outflow wording (`CompiledDomainPack.outflowLabel`); null for none; default the finance pack's.
  */
-export function isOutflowLabel(label: string, concepts: readonly Concept[] = DEFAULT_CONCEPTS, outflowLabel: RegExp | undefined = OUTFLOW_LABEL): boolean {
+export function isOutflowLabel(label: string, concepts: readonly Concept[] = DEFAULT_CONCEPTS, outflowLabel: RegExp | null | undefined = OUTFLOW_LABEL): boolean {
   return (outflowLabel?.test(label) ?? false) || conceptMatch(label, concepts.filter((c) => c.outflow)).score > 0;
 }
 
