@@ -89,9 +89,29 @@ function matchScore(wanted: readonly string[], have: readonly string[]): number 
   return hit / wanted.length + 0.01 * (hit / union);
 }
 
+/** What each word of its own a row adds costs its match score: breaks ties only (far below one term's share). */
+const TIE_WORD_COST = 0.002;
+/** Analysed words that hardly qualify a line item ("Total …", "Net …"), and the share of an added word they count as. */
+const LIGHT_WORDS: ReadonlySet<string> = new Set(['total', 'net']);
+const LIGHT_WORD_SHARE = 0.3;
+
+/** Function words that never qualify a line item. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(['a', 'an', 'and', 'the', 'of', 'in', 'on', 'for', 'to', 'at', 'by', 'from', 'with']);
+
+/** Words of a label as stems, keeping words the search analyser drops as stop words ("other" qualifies a row). */
+function wordsOf(text: string): string[] {
+  return (normalizeLabel(text).toLowerCase().match(/[a-z][a-z&'-]*/g) ?? []).filter((w) => !FUNCTION_WORDS.has(w)).map((w) => analyzeText(w)[0] ?? w);
+}
+
+/** Words a row label adds to a requested label's words. */
+function ownWords(rowLabel: string, wanted: ReadonlySet<string>): string[] {
+  return wordsOf(rowLabel).filter((w) => !wanted.has(w));
+}
+
 /** Rows of a grid matching a requested label at least `minMatch`, with their scores (see {@link extractCells}). */
 function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: string, minMatch: number, concepts: readonly Concept[] = DEFAULT_CONCEPTS): Array<{ i: number; score: number; extra: number }> {
   const wanted = labelTermsOf(label);
+  const wantedWords = new Set(wordsOf(label));
   const named = namedConcepts(label, concepts).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
   return labelTerms
     .map((terms, i) => {
@@ -99,8 +119,12 @@ function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: stri
       // words that named it; the label's other words still have to match.
       const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
       const have = covered.length > 0 ? [...terms, ...covered] : terms;
-      // A row naming the concept in its own words adds no qualifier of its own.
-      return { i, score: matchScore(wanted, have), extra: covered.length > 0 ? 0 : terms.filter((t) => !wanted.includes(t)).length };
+      // Among rows covering the label alike, the one adding fewer words of its own wins ("Total current liabilities"
+      // over "Other current liabilities"); "total" and "net" barely qualify a line item. A row naming the concept in
+      // the document's own words counts as one added word (it is the item, worded differently).
+      const added = ownWords(grid.rowLabels[i] ?? '', wantedWords);
+      const own = added.reduce((n, t) => n + (LIGHT_WORDS.has(t) ? LIGHT_WORD_SHARE : 1), 0);
+      return { i, score: matchScore(wanted, have) - TIE_WORD_COST * own, extra: covered.length > 0 ? Math.min(1, own) : own };
     })
     // A heading row without numbers ("Current assets:") names a group, not the line item.
     .filter((s) => s.score >= minMatch && (grid.body[s.i] ?? []).some((c, ci) => ci > 0 && c !== grid.rowLabels[s.i] && parseNumberText(c) !== undefined));
