@@ -84,3 +84,10 @@ describe('computationSpec item phrases', () => {
     expect(spec?.operands[0]!.phrase).toBe('total revenue');
   });
 });
+
+describe('computationSpec in percents', () => {
+  it('shows a ratio of two items asked in percents as a percentage', () => {
+    const spec = computationSpec({ question: 'What is the capex to revenue ratio in FY2019? Answer in units of percents.', operations: ['ratio'], years: [2019] });
+    expect(spec).toMatchObject({ operation: 'ratio', expression: 'pct(A, B)', percent: true });
+  });
+});

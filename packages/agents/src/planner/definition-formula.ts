@@ -149,7 +149,7 @@ function averageYears(own: readonly number[], asked: readonly number[]): number[
 
 /** What a question's result is shown as: a percentage when it asks for one (percent, %, margin, "as a %"). */
 function asksPercent(question: string): boolean {
-  return /%|\bpercent(?:age)?\b|\bmargin\b|\bin\s+percents?\b/i.test(question);
+  return /%|\bpercent(?:age|s)?\b|\bmargin\b/i.test(question);
 }
 
 /** Widest year range a per-year computation spans. */
@@ -253,20 +253,22 @@ export function computationSpec(input: ComputationSpecInput): ComputationSpec | 
   if (more) return more;
   if (sides && sides.operation !== 'compare' && items.length === 2) {
     const [a, b] = items as [string, string];
+    // A ratio asked in percents is a percentage.
+    const operation = sides.operation === 'ratio' && asksPercent(plain) ? 'percent' : sides.operation;
     const range = years.length >= 2 && years[years.length - 1]! - years[0]! <= MAX_YEAR_SPAN ? Array.from({ length: years[years.length - 1]! - years[0]! + 1 }, (_, i) => years[0]! + i) : [];
-    if (operations.includes('average') && range.length >= 2 && (sides.operation === 'ratio' || sides.operation === 'percent')) {
+    if (operations.includes('average') && range.length >= 2 && (operation === 'ratio' || operation === 'percent')) {
       // "the N-year average of A as a % of B": the ratio of each year, averaged.
-      const fn = sides.operation === 'ratio' ? 'ratio' : 'pct';
+      const fn = operation === 'ratio' ? 'ratio' : 'pct';
       const per = range.map((_, i) => `${fn}(A${i}, B${i})`);
       return {
         operation: 'average',
-        formula: `avg(${range.map((_, i) => `A${i} / B${i}`).join(', ')})${sides.operation === 'percent' ? ' × 100' : ''}`,
+        formula: `avg(${range.map((_, i) => `A${i} / B${i}`).join(', ')})${operation === 'percent' ? ' × 100' : ''}`,
         expression: `avg(${per.join(', ')})`,
         operands: [
           { name: 'A', phrase: a, years: range, reduce: 'each' },
           { name: 'B', phrase: b, years: range, reduce: 'each' },
         ],
-        percent: sides.operation === 'percent',
+        percent: operation === 'percent',
       };
     }
     const at = years.length > 0 ? [years[years.length - 1]!] : [];
@@ -280,7 +282,8 @@ export function computationSpec(input: ComputationSpecInput): ComputationSpec | 
       difference: { formula: 'A - B', expression: 'A - B', percent: false },
       sum: { formula: 'A + B', expression: 'A + B', percent: false },
     } as const;
-    return { operation: sides.operation, ...forms[sides.operation], operands };
+    // The reader knows the operation as the question words it ("ratio"), whatever form shows it.
+    return { operation: sides.operation, ...forms[operation], operands };
   }
   const op = (['percent_change', 'difference', 'sum', 'average'] as const).find((o) => operations.includes(o));
   if (op === undefined || items.length !== 1) return undefined;
