@@ -16,7 +16,7 @@ export { parseJsonReply } from './llm/json-reply.js';
 export { BASE_ROUTER_DEFAULTS, BaseRouter, normalizeDecision } from './router/base-router.js';
 export type { BaseRouterOptions, RouteOptions, RouteOutcome, RouteRecord, RouterFallback } from './router/base-router.js';
 export { ARITHMETIC_OPERATIONS, extractSignals, signalsFromAnalysis } from './router/question-signals.js';
-export { analysisConcepts, analysisFor, analysisOf, analysisPack, analyzeQuestion, attachAnalysis, compactAnalysis, legacyDomainPack } from './analysis/question-analysis.js';
+export { analysisConcepts, analysisFor, analysisHint, analysisOf, analysisPack, analyzeQuestion, attachAnalysis, carryAnalysis, compactAnalysis, legacyDomainPack } from './analysis/question-analysis.js';
 export type { AnalyzeQuestionOptions } from './analysis/question-analysis.js';
 export type { ExtractSignalsOptions, QuestionSignals } from './router/question-signals.js';
 export { RULE_ROUTER_DEFAULTS, RuleRouter } from './router/rule-router.js';

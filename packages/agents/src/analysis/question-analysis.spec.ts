@@ -1,6 +1,10 @@
 import { QuestionAnalysisSchema } from '@doctree/schema';
 import { builtinDomainPack, domainPackFrom } from '@doctree/toolhub';
 
+import type { RouterDecision } from '@doctree/schema';
+
+import type { PlanOptions, PlanOutcome } from '../planner/base-planner.js';
+import { TemplatePlanner } from '../planner/template-planner.js';
 import { RuleRouter } from '../router/rule-router.js';
 import { profileQuestion } from '../reader/question-profile.js';
 import { renderReaderPrompt } from '../reader/reader-prompt.js';
@@ -94,5 +98,18 @@ describe('analyzeQuestion', () => {
     const user = prompt.messages[1]!.content;
     expect(user).toContain('analysis: {"pack":"generic"');
     expect(user).toContain('"operands":["units shipped","operating hours"]');
+  });
+
+  it('reaches the planner through its re-validation of the decision', async () => {
+    const seen: Array<string | undefined> = [];
+    class Spy extends TemplatePlanner {
+      protected override async _plan(decision: RouterDecision, options: PlanOptions): Promise<PlanOutcome> {
+        seen.push(analysisOf(decision)?.pack);
+        return super._plan(decision, options);
+      }
+    }
+    const q = 'What share of the budget went to training in 2022?';
+    await new Spy().plan(await new RuleRouter({ pack: generic }).route(q), { question: q });
+    expect(seen).toEqual(['generic']);
   });
 });

@@ -598,3 +598,9 @@ export function analysisHint(a: QuestionAnalysis | undefined): { analysis?: Reco
   if (a.definitions.length > 0) out['definitions'] = a.definitions;
   return { analysis: out };
 }
+
+/** Carries the analysis of `from` (if any) over to `to` — a decision re-validated (cloned) by a stage. */
+export function carryAnalysis<T extends object>(from: object | undefined, to: T): T {
+  const analysis = analysisOf(from);
+  return analysis ? attachAnalysis(to, analysis) : to;
+}

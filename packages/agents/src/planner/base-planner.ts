@@ -2,6 +2,7 @@ import { DocTreeError, RouterDecisionSchema, StrategyPlanSchema, formatIssues } 
 import type { DocTreeErrorCode, RouterDecision, StrategyPlan } from '@doctree/schema';
 
 import { PLANNER_TOOL_IDS, PLAN_VARIABLES, RETRIEVAL_TOOL_IDS, parsePlanCondition, referencedVariables } from './plan-vocabulary.js';
+import { carryAnalysis } from '../analysis/question-analysis.js';
 
 /** Per-call options of {@link BasePlanner.plan}. */
 export interface PlanOptions {
@@ -84,7 +85,8 @@ export abstract class BasePlanner {
     if (!parsed.success) throw new DocTreeError('USAGE', `${this.name}: invalid router decision: ${formatIssues(parsed.error)}`, { hint: 'Pass the decision a router returned.' });
     throwIfCancelled(this.name, options.signal);
     const started = performance.now();
-    const outcome = await this._plan(parsed.data, options);
+    // The question's analysis travels with the decision through the re-validation.
+    const outcome = await this._plan(carryAnalysis(decision, parsed.data), options);
     throwIfCancelled(this.name, options.signal);
     const plan = checkPlan(outcome?.plan, { knownTools: this.#options.knownTools, planner: this.name });
     const record: PlanRecord = { planner: this.name, decision: parsed.data, plan, latencyMs: performance.now() - started };

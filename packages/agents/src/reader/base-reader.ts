@@ -11,6 +11,7 @@ import {
   type Support,
 } from '@doctree/schema';
 import { observationText, supportMatches } from './observation-text.js';
+import { carryAnalysis } from '../analysis/question-analysis.js';
 
 /** The answer text of an unanswerable question (`answer_format: "None"`). */
 export const NOT_ANSWERABLE = 'Not answerable';
@@ -90,7 +91,8 @@ export abstract class BaseReader implements AnswerReader {
     if (decision !== undefined) {
       const parsed = RouterDecisionSchema.safeParse(decision);
       if (!parsed.success) throw new DocTreeError('SCHEMA_INVALID', `the router decision is not valid: ${formatIssues(parsed.error)}`);
-      decision = parsed.data;
+      // The question's analysis travels with the decision through the re-validation.
+      decision = carryAnalysis(request.decision, parsed.data);
     }
     const computed = (Array.isArray(request.computed) ? request.computed : []).filter(
       (c) => c !== null && typeof c === 'object' && typeof c.operation === 'string' && Number.isFinite(c.value) && Array.isArray(c.operands),
