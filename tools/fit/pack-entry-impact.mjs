@@ -85,7 +85,7 @@ const show = Number(option('show', '3'));
 function reading(analyze, Router, question, pack, profileQuestion = profile.profileQuestion) {
   const a = analyze(question, { pack });
   const d = analysis.attachAnalysis(new Router().decide(question, { pack, analysis: a }), a);
-  const { questionNumbers: _n, ...p } = profileQuestion(question, d);
+  const { questionNumbers: _n, domainConcepts: _c, outflowLabel: _o, ...p } = profileQuestion(question, d);
   return JSON.stringify({ a: { ...a, pack: undefined }, type: d.query_type, candidates: d.candidates, constraints: d.constraints, sub: d.sub_questions, profile: p });
 }
 
@@ -154,17 +154,42 @@ if (show > 0) {
 }
 console.log(`\n${questions.length} questions from ${questionFiles().map(rel).join(', ')}`);
 
-// Which pack each prepared eval document gets (`--docs data/eval-docs`, folders with doctree.mm.json).
+// Which pack each prepared eval document gets (`--docs data/eval-docs`, folders with doctree.mm.json), and how many
+// questions are read differently with it than with the finance pack every question got before packs.
 const docsDir = resolve(root, option('docs', 'data/eval-docs'));
 if (existsSync(docsDir)) {
   const chosen = { finance: [], generic: [] };
+  const packOfDoc = new Map();
   for (const name of readdirSync(docsDir).sort()) {
     const file = resolve(docsDir, name, 'doctree.mm.json');
     if (!existsSync(file)) continue;
     const tree = JSON.parse(readFileSync(file, 'utf8'));
     const choice = toolhub.detectDomainPack(tree);
+    packOfDoc.set(name, choice.pack);
     (chosen[choice.pack.name] ??= []).push(`${name} (${choice.hits.length})`);
   }
   console.log(`\nPacks chosen from prepared documents in ${rel(docsDir)} (detection phrases found):`);
   for (const [pack, docs] of Object.entries(chosen)) console.log(`  ${pack} ${docs.length}: ${docs.join(', ')}`);
+  const docId = (q) => (q.doc_file ?? q.doc ?? '').split('/').pop().replace(/\.pdf$/i, '').toLowerCase().replace(/\./g, '-');
+  const byPack = new Map();
+  let unknown = 0;
+  for (const q of questions) {
+    const pack = packOfDoc.get(docId(q));
+    if (!pack) {
+      unknown++;
+      continue;
+    }
+    const row = byPack.get(pack.name) ?? { n: 0, analysis: 0, route: 0 };
+    const [a, b] = [reading(analysis.analyzeQuestion, router.RuleRouter, q.question, pack), reading(analysis.analyzeQuestion, router.RuleRouter, q.question, finance)].map((r) => JSON.parse(r));
+    row.n++;
+    if (JSON.stringify(a) !== JSON.stringify(b)) row.analysis++;
+    if (a.type !== b.type) {
+      row.route++;
+      if (show > 0) console.log(`  ${q.id}: ${b.type} (finance) → ${a.type} (${pack.name}): ${q.question.slice(0, 100)}`);
+    }
+    byPack.set(pack.name, row);
+  }
+  console.log('\nQuestions read with their document\'s pack instead of the finance pack (reading = analysis, route, profile):');
+  for (const [pack, row] of byPack) console.log(`  ${pack}: ${row.n} questions, ${row.analysis} read differently, ${row.route} routed to another type`);
+  if (unknown > 0) console.log(`  (${unknown} questions whose document is not prepared in ${rel(docsDir)})`);
 }
