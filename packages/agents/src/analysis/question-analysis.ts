@@ -450,6 +450,7 @@ function scaleAsked(question: string, units: readonly string[]): QuestionAnalysi
 }
 
 const MEMO_LIMIT = 256;
+const MEMO_MAX_CHARS = 4000;
 const packOf = new WeakMap<QuestionAnalysis, CompiledDomainPack>();
 
 /** The pack an analysis was made with (the generic pack for an analysis that did not come from {@link analyzeQuestion}). */
@@ -481,6 +482,8 @@ export function analyzeQuestion(question: string, options: AnalyzeQuestionOption
   if (hit) return hit;
   const analysis = deepFreeze(computeAnalysis(question, pack, options.pageCount));
   packOf.set(analysis, pack);
+  // Questions longer than a router accepts are analysed but not kept (the memo holds short texts only).
+  if (question.length > MEMO_MAX_CHARS) return analysis;
   if (cache.size >= MEMO_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, analysis);
   return analysis;
