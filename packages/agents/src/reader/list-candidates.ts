@@ -99,7 +99,15 @@ function listGroups(entry: EvidenceEntry): ListGroup[] {
     }
   }
   if (current) groups.push(current);
-  return groups.filter((g) => g.lines.length >= 2);
+  const found = groups.filter((g) => g.lines.length >= 2);
+  if (found.length > 0) return found;
+  // Markers inside running text (line breaks lost in extraction): the sentences that start with one.
+  const marked = entry.sentences
+    .map((span) => ({ ...span, text: entry.text.text.slice(span.start, span.end) }))
+    .filter((sentence) => BULLET.test(sentence.text))
+    .map((sentence) => ({ start: sentence.start, end: sentence.end, item: item(sentence.text) }))
+    .filter((l) => l.item !== '' && !MARKER_ONLY.test(l.item));
+  return marked.length >= 2 ? [{ lines: marked, lead: '' }] : [];
 }
 
 /** Median word count of items. */
@@ -116,7 +124,7 @@ function sizeFit(score: number, items: number, expected: number | undefined): nu
 
 const dedupe = (items: readonly string[]): string[] => [...new Set(items.map((i) => i.trim()).filter(Boolean))];
 
-/** Bulleted and numbered lists, scored by how their heading and introducing line (and, at half weight, items) cover the question. */
+/** Bulleted and numbered lists, scored by how their heading, introducing line and items cover the question. */
 function bulletListCandidates(evidence: EvidenceSet, expected: number | undefined): Candidate[] {
   const out: Candidate[] = [];
   for (const entry of evidence.entries) {
@@ -125,8 +133,8 @@ function bulletListCandidates(evidence: EvidenceSet, expected: number | undefine
     for (const group of listGroups(entry)) {
       const items = dedupe(group.lines.map((l) => l.item));
       if (items.length < 2) continue;
-      // A list is about what its heading and introducing line say; its items count as context.
-      const cov = evidence.coverage(`${headings}\n${group.lead}`, phraseStems(items.join(' ')));
+      // A list is about what its heading, introducing line and items say.
+      const cov = evidence.coverage(`${headings}\n${group.lead}\n${items.join('\n')}`);
       if (cov.score <= 0) continue;
       const long = medianWords(items) > MAX_LIST_ITEM_WORDS;
       const first = group.lines[0]!;

@@ -54,6 +54,9 @@ const AGAINST_CAP = 0.06;
 /** Verb forms that carry no claim of their own. */
 const AUXILIARY = /^(?:had|has|have|having|been|being|did|does|doing|done|get|gets|got|make|makes|made)$/i;
 
+/** Share of the words of what changed that a table row's label must hold to stand for it. */
+const MIN_SUBJECT_SHARE = 0.5;
+
 /** Share of the asked thing's terms that must be missing from the evidence before their absence answers No. */
 const MIN_ABSENT_SHARE = 0.5;
 
@@ -104,10 +107,10 @@ const answerOf = (agree: boolean): 'Yes' | 'No' => (agree ? 'Yes' : 'No');
  */
 function tableDirectionCandidates(evidence: EvidenceSet, asked: Direction, subject: ReadonlySet<string>): Candidate[] {
   const { profile } = evidence;
-  // The row must name what changed (its label holds a word of the subject), best share of the subject first.
+  // The row must name what changed (its label holds most words of the subject), best share of the subject first.
   const share = (label: string): number => (subject.size === 0 ? 0 : [...subject].filter((stem) => phraseStems(label).has(stem)).length / subject.size);
   const cells = scoreTableCells(evidence)
-    .filter((c) => c.rowScore >= 0.2 && share(c.label) > 0)
+    .filter((c) => c.rowScore >= 0.2 && share(c.label) >= MIN_SUBJECT_SHARE)
     .sort((a, b) => share(b.label) - share(a.label) || b.score - a.score);
   for (const best of cells.slice(0, 10)) {
     const p = best.entry.observation.payload;
