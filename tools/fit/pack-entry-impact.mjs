@@ -55,6 +55,10 @@ const PATCHES = {
   ],
   'reader stop word "relying"': [['according based give provide response answer question details', 'according based give provide response answer question relying details']],
   'COUNTABLE_THINGS cats?|dogs?': [['animals?|birds?|items?', 'animals?|cats?|dogs?|birds?|items?']],
+  'NOT_ENTITY EPS': [
+    ['|FY|Q[1-4]|USD|EUR|GBP|JPY|RMB|Round|', '|FY|Q[1-4]|USD|EUR|GBP|JPY|RMB|EPS|Round|'],
+    [' && !(/^[A-Z]{2,6}$/.test(token) && abbreviations.has(token.toLowerCase()))', ''],
+  ],
 };
 register(`data:text/javascript,${encodeURIComponent(hooks)}`, import.meta.url, { data: { patches: PATCHES, root } });
 
@@ -94,6 +98,7 @@ const variants = {
     import(src('packages/agents/src/analysis/question-analysis.ts', 'instruction word "relying"')),
   ]),
   'COUNTABLE_THINGS cats?|dogs?': await Promise.all([import(src('packages/agents/src/router/rule-router.ts', 'COUNTABLE_THINGS cats?|dogs?'))]),
+  'NOT_ENTITY EPS': await Promise.all([import(src('packages/agents/src/analysis/question-analysis.ts', 'NOT_ENTITY EPS'))]),
   'reader stop word "relying"': await Promise.all([import(src('packages/agents/src/reader/question-profile.ts', 'reader stop word "relying"'))]),
 };
 
@@ -116,6 +121,12 @@ const ENTRIES = [
     // The router is the shipped one in both; only the analysis differs (its keywords and line items).
     without: (q) => JSON.stringify(analysis.analyzeQuestion(q, { pack: finance })),
     with: (q) => JSON.stringify(variants['instruction word "relying"'][0].analyzeQuestion(q, { pack: finance })),
+  },
+  {
+    entry: 'NOT_ENTITY "EPS" (now: the pack\'s abbreviations)',
+    where: 'agents question analysis findEntities',
+    without: (q) => JSON.stringify(analysis.analyzeQuestion(q, { pack: finance })),
+    with: (q) => JSON.stringify(variants['NOT_ENTITY EPS'][0].analyzeQuestion(q, { pack: finance })),
   },
   {
     entry: 'reader stop words relying',

@@ -267,9 +267,10 @@ export function findKeywords(question: string, limit = 12): string[] {
   return out;
 }
 
-const NOT_ENTITY = /^(?:What|Which|Who|Whom|Whose|When|Where|Why|How|According|In|On|At|For|From|Of|The|A|An|Is|Are|Was|Were|Does|Do|Did|Has|Have|Had|Can|Could|Will|Would|Should|Please|Give|List|Name|Based|If|Among|Between|During|Using|By|To|With|As|This|That|These|Those|Figure|Fig|Table|Chart|Page|Slide|Section|Appendix|Exhibit|Note|Equation|FY|Q[1-4]|USD|EUR|GBP|JPY|RMB|EPS|Round|Answer|Calculate|Compute|Provide|Note|Also|Then|And|Or)$/;
+const NOT_ENTITY = /^(?:What|Which|Who|Whom|Whose|When|Where|Why|How|According|In|On|At|For|From|Of|The|A|An|Is|Are|Was|Were|Does|Do|Did|Has|Have|Had|Can|Could|Will|Would|Should|Please|Give|List|Name|Based|If|Among|Between|During|Using|By|To|With|As|This|That|These|Those|Figure|Fig|Table|Chart|Page|Slide|Section|Appendix|Exhibit|Note|Equation|FY|Q[1-4]|USD|EUR|GBP|JPY|RMB|Round|Answer|Calculate|Compute|Provide|Note|Also|Then|And|Or)$/;
 
-function findEntities(question: string, limit = 8): string[] {
+/** Names written in the question; a capitalised abbreviation of the pack (`EPS`, `ROE`) is vocabulary, not a name. */
+function findEntities(question: string, abbreviations: ReadonlyMap<string, string>, limit = 8): string[] {
   const out: string[] = [];
   for (const m of question.matchAll(/["“]([^"”]{2,80})["”]|(?<![A-Za-z])'([^']{2,60})'(?![A-Za-z])/g)) out.push((m[1] ?? m[2])!.trim());
   const tokens = question.replace(/["“”]/g, ' ').split(/\s+/);
@@ -286,7 +287,7 @@ function findEntities(question: string, limit = 8): string[] {
   for (const raw of tokens) {
     const token = raw.replace(/^[([]+|[)\],.?;:!]+$/g, '').replace(/['’]s$/, '');
     const capital = /^(?:[A-Z][A-Za-z0-9&.'’-]*|[0-9]+[A-Z][A-Za-z0-9&-]*)$/.test(token) && !/^[0-9]+$/.test(token);
-    if (capital && !NOT_ENTITY.test(token) && !/^(?:FY|CY)?[0-9]{2,4}$/.test(token)) {
+    if (capital && !NOT_ENTITY.test(token) && !/^(?:FY|CY)?[0-9]{2,4}$/.test(token) && !(/^[A-Z]{2,6}$/.test(token) && abbreviations.has(token.toLowerCase()))) {
       if (run.length === 0) runAtSentenceStart = sentenceStart;
       run.push(token);
     } else if (run.length > 0 && /^(?:of|and|&|the|for|de|la|van|von)$/i.test(token)) run.push(token);
@@ -494,7 +495,7 @@ function computeAnalysis(question: string, pack: CompiledDomainPack, pageCount: 
   const objects = findObjects(question, pack);
   const unitWords = findUnitsInQuestion(question);
   const { years, quarter } = findYearsInQuestion(question);
-  const entities = findEntities(question);
+  const entities = findEntities(question, pack.abbreviations);
   // Names are not operations: "Best Buy" is no superlative.
   const masked = entities.reduce((text, entity) => (entity.includes(' ') || /[A-Z]{2}/.test(entity) ? text.split(entity).join(' ') : text), question);
   const operations = findOperations(masked);
