@@ -374,7 +374,7 @@ export class DocTreeAgent {
       ...(o.hub?.pack ? { pack: o.hub.pack } : {}),
     });
     const knownTools = this.planner.knownTools ?? PLANNER_TOOL_IDS;
-    const template = (type: RouterDecision['query_type'], d: RouterDecision): StrategyPlan => this.#templates.template(type, d);
+    const template = (type: RouterDecision['query_type'], d: RouterDecision): StrategyPlan => this.#templates.template(type, d, question);
 
     // The page lanes search the whole document once per question; every pass ranks pages from them and its own lanes.
     const pageLanes = await this.#pageLanes(question, signal);
