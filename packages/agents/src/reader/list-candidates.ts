@@ -17,6 +17,9 @@ const MAX_LIST_ITEM_WORDS = 15;
 
 const ENUMERATION_LEAD = /^.*?\b(?:include|includes|included|including|consist of|consists of|comprise|comprises|comprised of|namely|such as|are|were)\b\s*/i;
 
+/** Longest stretch of a question read for an item count or an enumeration. */
+const MAX_ASKING_CHARS = 600;
+
 const NUMBER_WORDS = new Map(['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((w, i) => [w, i + 2]));
 
 /**
@@ -24,7 +27,8 @@ const NUMBER_WORDS = new Map(['two', 'three', 'four', 'five', 'six', 'seven', 'e
  * products"), else undefined.
  */
 export function expectedItemCount(question: string): number | undefined {
-  const m = /\b(?:what|which|name|list|give|the|top)\b[^?.]*?\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-2])\s+(?:\w+\s+){0,2}?[a-z]+s\b/i.exec(question);
+  // The asking sentence only (bounded: the lazy scan would otherwise retry from every word of a long text).
+  const m = /\b(?:what|which|name|list|give|the|top)\b[^?.]*?\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-2])\s+(?:\w+\s+){0,2}?[a-z]+s\b/i.exec(question.slice(0, MAX_ASKING_CHARS));
   if (!m) return undefined;
   const word = m[1]!.toLowerCase();
   return NUMBER_WORDS.get(word) ?? Number(word);
@@ -290,7 +294,7 @@ const PART_STOP = new Set(
  * second quarters). Undefined when the question enumerates nothing.
  */
 export function questionParts(question: string): { parts: string[]; start: number; end: number } | undefined {
-  const asking = question.split(/\?/)[0] ?? question;
+  const asking = (question.split(/\?/)[0] ?? question).slice(0, MAX_ASKING_CHARS);
   const and = /,?\s+and\s+/gi;
   let last: RegExpExecArray | undefined;
   for (const m of asking.matchAll(and)) last = m as RegExpExecArray;

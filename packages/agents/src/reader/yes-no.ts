@@ -95,7 +95,13 @@ function negatedNear(text: string, positions: readonly number[]): boolean {
 
 /** Question with its answer instruction removed ("Directly answer 'yes' or 'no'."). */
 function claimOf(question: string): string {
-  return question.replace(/[^.?!]*\banswer\W+yes\W+or\W+no\b[^.?!]*[.?!]?/gi, ' ').trim();
+  // Found first, then widened to its sentence (a pattern starting with `[^.?!]*` would retry from every position).
+  const m = /\banswer\W+yes\W+or\W+no\b/i.exec(question);
+  if (!m) return question.trim();
+  const start = Math.max(question.lastIndexOf('.', m.index), question.lastIndexOf('?', m.index), question.lastIndexOf('!', m.index)) + 1;
+  const after = question.slice(m.index + m[0].length).search(/[.?!]/);
+  const end = after < 0 ? question.length : m.index + m[0].length + after + 1;
+  return `${question.slice(0, start)} ${question.slice(end)}`.trim();
 }
 
 const answerOf = (agree: boolean): 'Yes' | 'No' => (agree ? 'Yes' : 'No');
