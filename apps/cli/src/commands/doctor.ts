@@ -2,7 +2,7 @@ import { platform, arch } from 'node:os';
 import { detectVectorBackend, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
 import { checkOcr, checkPdfEngine } from '@doctree/ingest';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
-import { answerCalibratorFromConfig, pageRankerFromConfig } from '@doctree/pipeline';
+import { answerCalibratorFromConfig, domainPackFromConfig, pageRankerFromConfig } from '@doctree/pipeline';
 import { DEFAULT_PAGE_RANKER_MODEL } from '@doctree/toolhub';
 import type { CliConfig } from '../cli-context.js';
 
@@ -54,6 +54,8 @@ export interface DoctorReport {
     page_ranker: ModelStatus;
     answer_calibration: ModelStatus & { mode: 'apply' | 'lacks' | 'record' };
   };
+  /** The `domain.pack` setting: `auto` (each document chooses), `generic`, `finance` or a pack file, and whether it loads. */
+  domain_pack: { setting: string; ok: boolean; name?: string; error?: string };
   config_file: string | null;
   problems: string[];
 }
@@ -85,6 +87,8 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   const calibration = { ...calibrationStatus, mode: calibrator?.mode ?? (reader === 'extractive' ? 'apply' : 'lacks') } as const;
   if (!pageRanker.ok) problems.push(`page ranker model ${pageRanker.source}: ${pageRanker.error ?? 'cannot be loaded'}`);
   if (!calibration.ok) problems.push(`answer calibration model ${calibration.source}: ${calibration.error ?? 'cannot be loaded'}`);
+  const domainPack = await domainPackStatus(config.config);
+  if (!domainPack.ok) problems.push(`domain pack ${domainPack.setting}: ${domainPack.error ?? 'cannot be loaded'}`);
   const report: DoctorReport = {
     ok: problems.length === 0,
     node: { version: process.versions.node, supported, platform: `${platform()}-${arch()}` },
@@ -124,10 +128,22 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
       page_ranker: pageRanker,
       answer_calibration: calibration,
     },
+    domain_pack: domainPack,
     config_file: config.configFile,
     problems,
   };
   return config.redact(report);
+}
+
+/** The configured domain pack: its name when it loads (`auto` chooses per document), or why it does not. */
+async function domainPackStatus(config: CliConfig['config']): Promise<DoctorReport['domain_pack']> {
+  const setting = config.domain.pack;
+  try {
+    const pack = await domainPackFromConfig(config);
+    return { setting, ok: true, ...(pack ? { name: pack.name } : {}) };
+  } catch (error) {
+    return { setting, ok: false, error: (error as Error).message };
+  }
 }
 
 /** The short part of a model's `fitted` record: how many questions and documents, and the cross-validated metrics. */
@@ -191,6 +207,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${report.ocr.available ? 'ok  ' : 'warn'} ocr: ${formatOcr(report.ocr)}`,
     `  ${mark(report.models.page_ranker.ok)} page ranker: ${formatModel(report.models.page_ranker.source, report.models.page_ranker.fitted)}${report.models.page_ranker.error ? ` - ${report.models.page_ranker.error}` : ''}`,
     `  ${mark(report.models.answer_calibration.ok)} answer calibration: ${formatModel(report.models.answer_calibration.source, report.models.answer_calibration.fitted)}${report.models.answer_calibration.error ? ` - ${report.models.answer_calibration.error}` : report.models.answer_calibration.mode === 'lacks' ? ' - fitted on another reader: only questions about what a document lacks are declined, confidence is the reader\'s' : ''}`,
+    `  ${mark(report.domain_pack.ok)} domain pack: ${report.domain_pack.setting === 'auto' ? 'auto (finance for 10-K / 10-Q / annual-report-like documents, else generic)' : `${report.domain_pack.name ?? report.domain_pack.setting}${report.domain_pack.name && report.domain_pack.name !== report.domain_pack.setting ? ` (${report.domain_pack.setting})` : ''}`}${report.domain_pack.error ? ` - ${report.domain_pack.error}` : ''}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];
   if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));
