@@ -127,6 +127,9 @@ function ingestJson(result: IngestedFile): { doc_dir: string; files: IngestedFil
   return { doc_dir: result.docDir, files: result.files, summary: result.summary };
 }
 
+/** Warnings listed first in the summary: resource limits that were hit, and a document folder that was replaced. */
+const FIRST_WARNINGS: ReadonlySet<string> = new Set(['DOC_REPLACED', 'OCR_CAPPED', 'IMAGE_TOO_LARGE']);
+
 /** The summary `doctree ingest` prints for one file. */
 export function formatIngestSummary(input: string, result: IngestedFile): string {
   const s = result.summary;
@@ -142,7 +145,9 @@ export function formatIngestSummary(input: string, result: IngestedFile): string
   ];
   if (s.warnings.length > 0) {
     lines.push(`  warnings (${s.warnings.length}):`);
-    for (const w of s.warnings.slice(0, 10)) lines.push(`    - [${w.code}]${w.page_idx !== undefined ? ` p.${w.page_idx + 1}` : ''} ${w.message}`);
+    // A limit that was hit or a document replaced is always shown, ahead of the per-page notes.
+    const shown = [...s.warnings.filter((w) => FIRST_WARNINGS.has(w.code)), ...s.warnings.filter((w) => !FIRST_WARNINGS.has(w.code))];
+    for (const w of shown.slice(0, 10)) lines.push(`    - [${w.code}]${w.page_idx !== undefined ? ` p.${w.page_idx + 1}` : ''} ${w.message}`);
     if (s.warnings.length > 10) lines.push(`    … ${s.warnings.length - 10} more (see --json)`);
   }
   if (result.files.report) lines.push(`  page report: ${escapeControlChars(result.files.report)}`);

@@ -60,7 +60,7 @@ function checkPages(list: ContentList, maxPages: number): void {
   if (count > maxPages) {
     throw new DocTreeError('SCHEMA_INVALID', `the document has ${count} pages, more than the maximum page count ${maxPages}`, {
       file,
-      hint: 'Raise the maximum page count (maxPages) if the document really has that many pages.',
+      hint: 'Raise ingest.limits.max_pages in doctree.config.json (maxPages) if the document really has that many pages.',
     });
   }
   for (const b of list.blocks) {

@@ -12,7 +12,7 @@ import { throwIfCancelled } from './pdf-pages.js';
 import type { PdfFontCache } from './pdf-pages.js';
 import { scanPdfStreams } from './pdf-stream-guard.js';
 import { pdfWorkerScript, readPagesInWorkers, workerCount } from './pdf-workers.js';
-import { DEFAULT_MAX_IMAGE_PIXELS, DEFAULT_MAX_OCR_PAGES } from '../limits.js';
+import { DEFAULT_MAX_IMAGE_PIXELS, DEFAULT_MAX_OCR_PAGES, DEFAULT_MAX_PAGES } from '../limits.js';
 
 /**
  * The PDF adapter: PDF bytes → `content_list.adapted.json` from the text layer and the page
@@ -66,6 +66,11 @@ export interface AdaptPdfOptions {
    * one `OCR_CAPPED` warning. 0 turns OCR off.
    */
   maxOcrPages?: number;
+  /**
+   * Most pages: a PDF with more is refused (`SCHEMA_INVALID`) right after it is opened, before any page is read.
+   * Default {@link DEFAULT_MAX_PAGES} (5 000).
+   */
+  maxPages?: number;
   /** Most bytes one Flate stream may decode to (default 256 MiB); more is `INPUT_UNSUPPORTED` (see `scanPdfStreams`). */
   maxStreamBytes?: number;
   /** Most decoded bytes of all Flate streams as a multiple of the file size, past 256 MiB (default 100). */
@@ -147,6 +152,13 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
   });
   const doc = await openPdfDocument(bytes, { filename, maxImagePixels, ...(settings.password !== undefined ? { password: settings.password } : {}) });
   try {
+    const maxPages = settings.maxPages ?? DEFAULT_MAX_PAGES;
+    if (doc.pageCount > maxPages) {
+      throw new DocTreeError('SCHEMA_INVALID', `the document has ${doc.pageCount} pages, more than the maximum page count ${maxPages}`, {
+        file: filename,
+        hint: 'Raise ingest.limits.max_pages in doctree.config.json (maxPages) if the document really has that many pages.',
+      });
+    }
     const outline = await readPdfOutline(doc.proxy);
     const labels = await readPdfPageLabels(doc.proxy);
     const fonts: PdfFontCache = new Map();

@@ -83,6 +83,18 @@ describe('adaptPdf resource limits', () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  it('refuses a PDF with more pages than maxPages right after opening it, before any page is read', async () => {
+    const bytes = writeSimplePdf(Array.from({ length: 12 }, () => ({ runs: [{ text: 'Page', x: 72, y: 90 }] })));
+    const pages: number[] = [];
+    await expect(adaptPdf(bytes, { docId: 'long', filename: 'long.pdf', maxPages: 10, onPage: (done) => pages.push(done) })).rejects.toMatchObject({
+      code: 'SCHEMA_INVALID',
+      file: 'long.pdf',
+      message: 'the document has 12 pages, more than the maximum page count 10',
+      hint: expect.stringMatching(/ingest\.limits\.max_pages/),
+    });
+    expect(pages).toEqual([]);
+  });
+
   it('skips a page image beyond maxImagePixels with one IMAGE_TOO_LARGE warning and still reads the text', async () => {
     const side = 3000;
     const image = { dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, data: bomb(side * side) };

@@ -157,6 +157,7 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
       },
       ...(opts.pdfWorkers !== undefined ? { workers: opts.pdfWorkers } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      maxPages,
       ...(opts.maxOcrPages !== undefined ? { maxOcrPages: opts.maxOcrPages } : {}),
       ...(opts.maxStreamBytes !== undefined ? { maxStreamBytes: opts.maxStreamBytes } : {}),
       ...(opts.maxDecodedRatio !== undefined ? { maxDecodedRatio: opts.maxDecodedRatio } : {}),
