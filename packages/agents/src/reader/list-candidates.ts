@@ -87,7 +87,9 @@ function listGroups(entry: EvidenceEntry): ListGroup[] {
   const lines = linesOf(entry.text.text);
   const item = (text: string): string => text.replace(BULLET, '').trim();
   if (entry.observation.modality === 'list') {
-    const items = lines.map((l) => ({ start: l.start, end: l.end, item: item(l.text) })).filter((l) => l.item !== '' && !MARKER_ONLY.test(l.item));
+    // One item a line; a list whose line breaks were lost is read one item a sentence.
+    const spans = lines.length >= 2 ? lines : entry.sentences.map((span) => ({ ...span, text: entry.text.text.slice(span.start, span.end) }));
+    const items = spans.map((l) => ({ start: l.start, end: l.end, item: item(l.text) })).filter((l) => l.item !== '' && !MARKER_ONLY.test(l.item));
     return [{ lines: items, lead: '' }];
   }
   const groups: ListGroup[] = [];
@@ -114,6 +116,9 @@ function listGroups(entry: EvidenceEntry): ListGroup[] {
   return marked.length >= 2 ? [{ lines: marked, lead: '' }] : [];
 }
 
+/** What a list gains per share of the question's terms its introducing line names. */
+const LEAD_WEIGHT = 0.1;
+
 /** Median word count of items. */
 function medianWords(items: readonly string[]): number {
   const words = items.map((item) => item.split(/\s+/).length).sort((a, b) => a - b);
@@ -128,7 +133,7 @@ function sizeFit(score: number, items: number, expected: number | undefined): nu
 
 const dedupe = (items: readonly string[]): string[] => [...new Set(items.map((i) => i.trim()).filter(Boolean))];
 
-/** Bulleted and numbered lists, scored by how their heading, introducing line and items cover the question. */
+/** Bulleted and numbered lists, scored by how their section (headings and text) covers the question, plus their introducing line's match. */
 function bulletListCandidates(evidence: EvidenceSet, expected: number | undefined): Candidate[] {
   const out: Candidate[] = [];
   for (const entry of evidence.entries) {
@@ -137,16 +142,18 @@ function bulletListCandidates(evidence: EvidenceSet, expected: number | undefine
     for (const group of listGroups(entry)) {
       const items = dedupe(group.lines.map((l) => l.item));
       if (items.length < 2) continue;
-      // A list is about what its heading, introducing line and items say.
-      const cov = evidence.coverage(`${headings}\n${group.lead}\n${items.join('\n')}`);
-      if (cov.score <= 0) continue;
+      // A list is about what its section says (headings and text), the more so when the line introducing it names
+      // the question's terms ("Required tools:").
+      const cov = evidence.coverage(`${headings}\n${entry.text.text}`);
+      if (cov.primary <= 0) continue;
+      const lead = group.lead ? evidence.coverage(group.lead).score : 0;
       const long = medianWords(items) > MAX_LIST_ITEM_WORDS;
       const first = group.lines[0]!;
       const last = group.lines[group.lines.length - 1]!;
       out.push({
         answer: items,
         format: 'List',
-        score: sizeFit(cov.score + 0.05 - (long ? 0.3 : 0), items.length, expected) - 0.01 * entry.rank,
+        score: sizeFit(cov.score + 0.05 + LEAD_WEIGHT * lead - (long ? 0.3 : 0), items.length, expected) - 0.01 * entry.rank,
         support: [supportFor(entry.observation, first.start, last.end, entry.text)],
         about: `${headings}\n${group.lead}`,
         notes: [`${items.length} list items in ${entry.observation.node_id}${group.lead ? ` after "${group.lead.slice(0, 60)}"` : ''}`],
