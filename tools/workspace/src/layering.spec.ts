@@ -42,6 +42,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: LIBS,
   'eval-runner': LIBS,
   'workspace-checks': LIBS,
+  reliability: LIBS,
 };
 const SOURCES = Object.keys(ALLOWED);
 
