@@ -47,14 +47,17 @@ describe('doctree doctor', () => {
       // A calibration model fitted on a chat model's answers: applied with an LLM, only its document-lacks policy offline.
       const llmModel = { ...DEFAULT_ANSWER_CALIBRATION_MODEL, reader: 'llm' };
       writeFileSync(join(dir, 'calibration.json'), JSON.stringify(llmModel));
-      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ agent: { answer_calibration: 'calibration.json' } }));
+      // Relative model paths are read from the process's working folder: name the file absolutely here.
+      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ agent: { answer_calibration: join(dir, 'calibration.json') } }));
       const offline = captureIo({}, dir);
       await run(['doctor', '--json'], offline);
-      expect(JSON.parse(offline.out).models.answer_calibration).toMatchObject({ source: 'calibration.json', ok: true, mode: 'lacks' });
-      writeFileSync(join(dir, 'calibration.json'), '{"format": "doctree.answer-calibration"}');
+      expect(JSON.parse(offline.out).models.answer_calibration).toMatchObject({ source: join(dir, 'calibration.json'), ok: true, mode: 'lacks' });
+      // (Model files are read once per path and process: the broken one has its own name.)
+      writeFileSync(join(dir, 'broken.json'), '{"format": "doctree.answer-calibration"}');
+      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ agent: { answer_calibration: join(dir, 'broken.json') } }));
       const broken = captureIo({}, dir);
       expect(await run(['doctor', '--json'], broken)).toBe(1);
-      expect(JSON.parse(broken.out).problems.join('\n')).toMatch(/answer calibration model calibration.json: not an answer calibration model/);
+      expect(JSON.parse(broken.out).problems.join('\n')).toMatch(/answer calibration model .*broken\.json: not an answer calibration model/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
