@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createChatClient } from '@doctree/agents';
+import { removeStaleTempFiles } from '@doctree/ingest';
 import { loadDataset, runEvaluation, type EvalDataset, type EvalProgressEvent, type EvaluationResult } from '@doctree/eval';
 import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig, type MetricsFile } from '@doctree/schema';
 import type { EvalDocumentProgress } from './eval-documents.js';
@@ -94,6 +96,9 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     ...(options.onDocument !== undefined ? { onProgress: options.onDocument } : {}),
   };
   const systems = createEvalSystems(options.systems, systemsOptions).map((system) => counter.wrapSystem(system));
+  // Temporaries of a run that was killed (their process is gone) would stay in the run folder forever.
+  await removeStaleTempFiles(options.outDir);
+  for (const system of systems) await removeStaleTempFiles(join(options.outDir, 'traces', system.id));
   const result = await runEvaluation({
     questions: dataset.questions,
     systems,

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QaSystem } from '@doctree/eval';
@@ -49,6 +50,10 @@ describe('LLM failure accounting of an evaluation', () => {
     try {
       const config = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, llm: { provider: 'none' } } }).config;
       const chat = failingChat();
+      // A temporary a killed run left in the run folder goes.
+      mkdirSync(join(dir, 'out'), { recursive: true });
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+      writeFileSync(join(dir, 'out', `predictions.jsonl.tmp-${dead}-0a1b2c3d`), '{"partial');
       const result = await evaluateQuestions({ questions: join(SAMPLES, 'northwind-questions.jsonl'), systems: ['doctree'], outDir: join(dir, 'out'), config, chat, limit: 1 });
       const stats = result.llmFailures.get('doctree');
       expect(stats).toMatchObject({ questions: 1, questions_fallen_back: 1, codes: { LLM_UNAVAILABLE: expect.any(Number) } });
@@ -56,6 +61,7 @@ describe('LLM failure accounting of an evaluation', () => {
       expect(stats!.failed_calls).toBeGreaterThan(0);
       const written = JSON.parse(readFileSync(result.files.metrics, 'utf8')) as { systems: Array<{ llm_failures?: unknown }> };
       expect(written.systems[0]!.llm_failures).toEqual(stats);
+      expect(readdirSync(join(dir, 'out')).filter((name) => name.includes('.tmp-'))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
