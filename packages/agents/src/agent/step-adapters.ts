@@ -191,7 +191,7 @@ export function computeArgsFromFormula(args: Readonly<Record<string, unknown>>, 
   const precision = typeof args['round'] === 'number' ? { precision: args['round'] } : {};
   const variables: Record<string, { value: number; unit: string | null; percent: boolean; scale: string | null }> = {};
   const traced: FormulaOperandTrace[] = [];
-  const cells: ComputedOperand[] = [];
+  const groups: Array<{ each: boolean; cells: ComputedOperand[] }> = [];
   const nodes: string[] = [];
   for (const input of inputs) {
     const data = input.cells as Partial<ExtractColumnData> | undefined;
@@ -238,9 +238,12 @@ export function computeArgsFromFormula(args: Readonly<Record<string, unknown>>, 
       variables[input.name] = quantity(chosen[0]!, value);
       record(input.name, chosen, value);
     }
-    cells.push(...chosen.map((o) => o.cell!));
+    groups.push({ each: input.reduce === 'each', cells: chosen.map((o) => o.cell!) });
     if (!nodes.includes(nodeId)) nodes.push(nodeId);
   }
+  // Operands read year by year are listed year by year (A0, B0, A1, B1…): the first cells are one of each operand.
+  const perYear = groups.length > 1 && groups.every((g) => g.each && g.cells.length === groups[0]!.cells.length);
+  const cells = perYear ? groups[0]!.cells.flatMap((_, y) => groups.map((g) => g.cells[y]!)) : groups.flatMap((g) => g.cells);
   // Tables of one report share its scale: a table whose "(Millions)" header was lost reads like unscaled numbers, which
   // would make a ratio across tables off by the scale. Operands without a scale take the one the others agree on.
   const amounts = Object.values(variables).filter((v) => !v.percent);

@@ -111,8 +111,9 @@ export class ExtractiveReader extends BaseReader {
         return [...read, ...itemCountCandidates(evidence).map((c) => (stated ? { ...c, score: c.score - STATED_COUNT_MARGIN } : c))];
       }
       case 'number': {
+        const planned = computedValueCandidates(evidence, computed);
         const all = [
-          ...computedValueCandidates(evidence, computed),
+          ...planned,
           ...tableTwoItemCandidates(evidence),
           ...tableComputeCandidates(evidence),
           ...textComputeCandidates(evidence),
@@ -124,7 +125,11 @@ export class ExtractiveReader extends BaseReader {
         // answers a growth-rate question.
         if (!all.some((c) => c.computed)) return all;
         const statedRateCounts = profile.operations.includes('percent_change');
-        return all.map((c) => (c.computed || (statedRateCounts && c.statedPercent) ? c : { ...c, score: c.score - LOOKUP_PENALTY }));
+        // The plan's computation (each operand extracted on its own) outranks reading an operand.
+        const kept = (c: Candidate): boolean => (planned.length > 0 ? planned.includes(c) : c.computed === true);
+        // The reader's own computations are left out when the plan computed (same operation, operands matched one by one).
+        const own = planned.length > 0 ? all.filter((c) => planned.includes(c) || !c.computed) : all;
+        return own.map((c) => (kept(c) || (statedRateCounts && c.statedPercent) ? c : { ...c, score: c.score - LOOKUP_PENALTY }));
       }
       case 'year':
         return [...yearCandidates(evidence), ...tableExtremeCandidates(evidence)];
