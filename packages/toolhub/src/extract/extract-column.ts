@@ -92,7 +92,7 @@ function matchScore(wanted: readonly string[], have: readonly string[]): number 
 /** What each word of its own a row adds costs its match score: breaks ties only (far below one term's share). */
 const TIE_WORD_COST = 0.002;
 /** Analysed words that hardly qualify a line item ("Total …", "Net …"), and the share of an added word they count as. */
-const LIGHT_WORDS: ReadonlySet<string> = new Set(['total', 'net']);
+const LIGHT_WORDS: ReadonlySet<string> = new Set(['total', 'net', 'consolidat']);
 const LIGHT_WORD_SHARE = 0.3;
 
 /** Function words that never qualify a line item. */
@@ -120,8 +120,8 @@ function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: stri
       const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
       const have = covered.length > 0 ? [...terms, ...covered] : terms;
       // Among rows covering the label alike, the one adding fewer words of its own wins ("Total current liabilities"
-      // over "Other current liabilities"); "total" and "net" barely qualify a line item. A row naming the concept in
-      // the document's own words counts as one added word (it is the item, worded differently).
+      // over "Other current liabilities"); "total", "net" and "consolidated" barely qualify a line item. A row naming
+      // the concept in the document's own words counts as one added word (it is the item, worded differently).
       const added = ownWords(grid.rowLabels[i] ?? '', wantedWords);
       const own = added.reduce((n, t) => n + (LIGHT_WORDS.has(t) ? LIGHT_WORD_SHARE : 1), 0);
       return { i, score: matchScore(wanted, have) - TIE_WORD_COST * own, extra: covered.length > 0 ? Math.min(1, own) : own };
