@@ -144,7 +144,7 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
   const size = bytes.byteLength;
   const maxImagePixels = settings.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS;
   // Decompression bombs are refused before pdf.js expands them.
-  const streams = scanPdfStreams(bytes, {
+  const streams = await scanPdfStreams(bytes, {
     filename,
     maxImagePixels,
     ...(settings.maxStreamBytes !== undefined ? { maxStreamBytes: settings.maxStreamBytes } : {}),

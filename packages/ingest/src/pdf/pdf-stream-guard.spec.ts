@@ -39,18 +39,20 @@ const MiB = 1024 ** 2;
 const bomb = (bytes: number): Buffer => deflateSync(Buffer.alloc(bytes), { level: 9 });
 
 describe('scanPdfStreams', () => {
-  it('inflates Flate streams of an ordinary PDF and finds nothing to refuse', () => {
-    const scan = scanPdfStreams(writeSimplePdf([{ runs: [{ text: 'Plain page', x: 72, y: 90 }], images: [{ x: 72, y: 200, width: 50, height: 50 }] }]), { filename: 'plain.pdf' });
+  it('inflates Flate streams of an ordinary PDF and finds nothing to refuse', async () => {
+    const scan = await scanPdfStreams(writeSimplePdf([{ runs: [{ text: 'Plain page', x: 72, y: 90 }], images: [{ x: 72, y: 200, width: 50, height: 50 }] }]), { filename: 'plain.pdf' });
     expect(scan.largeImages).toEqual([]);
     expect(scan.decodedBytes).toBeLessThan(MiB);
   });
 
-  it('refuses a stream that decodes past maxStreamBytes with one INPUT_UNSUPPORTED line naming the setting', () => {
-    const bytes = pdfWithStreams([{ dict: '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode', data: bomb(8 * MiB) }]);
+  it('refuses a stream that decodes past maxStreamBytes with one INPUT_UNSUPPORTED line naming the setting', async () => {
+    const bytes = pdfWithStreams([{ dict: '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode', data: bomb(40 * MiB) }]);
     expect(bytes.length).toBeLessThan(64 * 1024);
+    // Past 8 MiB a stream is counted chunk by chunk (16 MiB cap), below it at once (4 MiB cap): both refuse.
+    await expect(scanPdfStreams(bytes, { filename: 'bomb.pdf', maxStreamBytes: 16 * MiB })).rejects.toMatchObject({ code: 'INPUT_UNSUPPORTED' });
     let caught: unknown;
     try {
-      scanPdfStreams(bytes, { filename: 'bomb.pdf', maxStreamBytes: 4 * MiB });
+      await scanPdfStreams(bytes, { filename: 'bomb.pdf', maxStreamBytes: 4 * MiB });
     } catch (error) {
       caught = error;
     }
@@ -59,19 +61,23 @@ describe('scanPdfStreams', () => {
     expect((caught as { hint: string }).hint).toMatch(/ingest\.limits\.max_stream_bytes/);
   });
 
-  it('refuses streams that together decode past maxDecodedRatio × the file size', () => {
+  it('refuses streams that together decode past maxDecodedRatio × the file size', async () => {
     const streams = Array.from({ length: 3 }, () => ({ dict: '/Filter [/FlateDecode]', data: bomb(2 * MiB) }));
     const bytes = pdfWithStreams(streams);
-    const scan = scanPdfStreams(bytes, { filename: 'many.pdf', maxStreamBytes: 4 * MiB });
+    const scan = await scanPdfStreams(bytes, { filename: 'many.pdf', maxStreamBytes: 4 * MiB });
     expect(scan.decodedBytes).toBe(6 * MiB);
-    expect(() => scanPdfStreams(bytes, { filename: 'many.pdf', maxStreamBytes: 4 * MiB, maxDecodedRatio: 10, decodedBytesAllowance: MiB })).toThrow(
-      expect.objectContaining({ code: 'INPUT_UNSUPPORTED', hint: expect.stringMatching(/max_decoded_ratio/) }),
-    );
+    await expect(scanPdfStreams(bytes, { filename: 'many.pdf', maxStreamBytes: 4 * MiB, maxDecodedRatio: 10, decodedBytesAllowance: MiB })).rejects.toMatchObject({
+      code: 'INPUT_UNSUPPORTED',
+      hint: expect.stringMatching(/max_decoded_ratio/),
+    });
+    // A large stream under the cap is counted exactly, chunk by chunk.
+    const large = await scanPdfStreams(pdfWithStreams([{ dict: '/Filter /FlateDecode', data: bomb(20 * MiB) }]), { filename: 'large.pdf' });
+    expect(large.decodedBytes).toBe(20 * MiB);
   });
 
-  it('counts images beyond the pixel cap by their dictionary, without decoding them', () => {
+  it('counts images beyond the pixel cap by their dictionary, without decoding them', async () => {
     const image = { dict: '/Type /XObject /Subtype /Image /Width 20000 /Height 20000 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode', data: deflateSync(Buffer.alloc(1000)) };
-    expect(scanPdfStreams(pdfWithStreams([image]), { filename: 'huge.pdf' }).largeImages).toEqual([{ width: 20000, height: 20000 }]);
+    expect((await scanPdfStreams(pdfWithStreams([image]), { filename: 'huge.pdf' })).largeImages).toEqual([{ width: 20000, height: 20000 }]);
   });
 });
 

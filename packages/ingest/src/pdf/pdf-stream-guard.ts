@@ -1,10 +1,10 @@
-import { constants, inflateSync } from 'node:zlib';
+import { constants, createInflate, inflateSync } from 'node:zlib';
 import { DocTreeError } from '@doctree/schema';
 import { DECODED_BYTES_ALLOWANCE, DEFAULT_MAX_DECODED_RATIO, DEFAULT_MAX_IMAGE_PIXELS, DEFAULT_MAX_STREAM_BYTES } from '../limits.js';
 
 /**
  * A guard against decompression bombs, run before pdf.js sees a PDF: every `FlateDecode` stream is inflated once with
- * its output capped (nothing is kept), so a 1 MB file whose streams expand to gigabytes is refused in bounded time and
+ * its output capped and counted, not kept (past 8 MiB chunk by chunk), so a 1 MB file whose streams expand to gigabytes is refused in bounded time and
  * memory instead of being expanded by pdf.js. Image dictionaries larger than the pixel cap are counted (pdf.js is told
  * to skip them, see `maxImageSize`). Streams of an encrypted PDF cannot be inflated before decryption and are not
  * checked (their images still obey the pixel cap).
@@ -39,7 +39,7 @@ export interface PdfStreamScan {
 const STREAM = Buffer.from('stream', 'latin1');
 const ENDSTREAM = Buffer.from('endstream', 'latin1');
 /** How far before `stream` its dictionary is looked for. */
-const DICT_WINDOW = 4096;
+const DICT_WINDOW = 2048;
 
 const FLATE_FIRST = /\/Filter\s*(?:\[\s*)?\/(?:FlateDecode|Fl)\b/;
 const IMAGE = /\/Subtype\s*\/Image\b/;
@@ -48,12 +48,43 @@ const direct = (dict: string, key: string): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
-/** Bytes `data` inflates to, stopping past `cap` (then `cap + 1`); undefined when it is not a readable zlib stream. */
-function inflatedSize(data: Buffer, cap: number): number | undefined {
+/** Output of one synchronous inflate; a stream decoding to more is counted by {@link streamedInflatedSize} instead. */
+const SYNC_INFLATE_BYTES = 8 * 1024 ** 2;
+
+/** Bytes `data` inflates to, stopping past `cap` (then `cap + 1`), without holding the output; undefined when unreadable. */
+function streamedInflatedSize(data: Buffer, cap: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const inflate = createInflate({ finishFlush: constants.Z_SYNC_FLUSH });
+    let size = 0;
+    let settled = false;
+    const settle = (value: number | undefined): void => {
+      if (settled) return;
+      settled = true;
+      inflate.destroy();
+      resolve(value);
+    };
+    inflate.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) settle(cap + 1);
+    });
+    inflate.on('end', () => settle(size));
+    inflate.on('error', () => settle(size > 0 ? size : undefined));
+    inflate.end(data);
+  });
+}
+
+/**
+ * Bytes `data` inflates to, stopping past `cap` (then `cap + 1`); undefined when it is not a readable zlib stream.
+ * Small streams are inflated at once; a stream decoding to more than 8 MiB is counted chunk by chunk (memory stays
+ * at a chunk whatever it expands to).
+ */
+async function inflatedSize(data: Buffer, cap: number): Promise<number | undefined> {
   try {
-    return inflateSync(data, { maxOutputLength: cap + 1, finishFlush: constants.Z_SYNC_FLUSH }).length;
+    return inflateSync(data, { maxOutputLength: Math.min(cap, SYNC_INFLATE_BYTES) + 1, finishFlush: constants.Z_SYNC_FLUSH }).length;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) return cap + 1;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+      return cap <= SYNC_INFLATE_BYTES ? cap + 1 : streamedInflatedSize(data, cap);
+    }
     return undefined;
   }
 }
@@ -65,7 +96,7 @@ function inflatedSize(data: Buffer, cap: number): number | undefined {
  * @throws DocTreeError `INPUT_UNSUPPORTED` naming the file when one stream decodes to more than `maxStreamBytes`, or
  * all of them to more than `maxDecodedRatio` × the file size (and more than 256 MiB); the hint names the setting.
  */
-export function scanPdfStreams(bytes: Uint8Array, options: ScanPdfStreamsOptions): PdfStreamScan {
+export async function scanPdfStreams(bytes: Uint8Array, options: ScanPdfStreamsOptions): Promise<PdfStreamScan> {
   const maxStream = options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES;
   const ratio = options.maxDecodedRatio ?? DEFAULT_MAX_DECODED_RATIO;
   const maxPixels = options.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS;
@@ -73,7 +104,7 @@ export function scanPdfStreams(bytes: Uint8Array, options: ScanPdfStreamsOptions
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const scan: PdfStreamScan = { streams: 0, flateStreams: 0, decodedBytes: 0, largeImages: [] };
   const refuse = (message: string, hint: string): never => {
-    throw new DocTreeError('INPUT_UNSUPPORTED', `${options.filename}: ${message}; refused as a likely decompression bomb`, { file: options.filename, hint });
+    throw new DocTreeError('INPUT_UNSUPPORTED', `${message}; refused as a likely decompression bomb`, { file: options.filename, hint });
   };
   for (let at = buf.indexOf(STREAM); at >= 0; at = buf.indexOf(STREAM, at + STREAM.length)) {
     // `endstream` ends with `stream` too.
@@ -96,15 +127,15 @@ export function scanPdfStreams(bytes: Uint8Array, options: ScanPdfStreamsOptions
       if (width !== undefined && height !== undefined && width * height > maxPixels) scan.largeImages.push({ width, height });
     }
     if (FLATE_FIRST.test(dict)) {
-      const size = inflatedSize(buf.subarray(start, end), maxStream);
+      const size = await inflatedSize(buf.subarray(start, end), maxStream);
       if (size !== undefined) {
         scan.flateStreams++;
         if (size > maxStream) {
-          refuse(`a stream decodes to more than ${maxStream} bytes`, `Raise ingest.limits.max_stream_bytes (maxStreamBytes) in doctree.config.json if the file is trusted.`);
+          refuse(`a stream of the PDF decodes to more than ${maxStream} bytes`, `Raise ingest.limits.max_stream_bytes (maxStreamBytes) in doctree.config.json if the file is trusted.`);
         }
         scan.decodedBytes += size;
         if (scan.decodedBytes > maxTotal) {
-          refuse(`its streams decode to more than ${Math.round(maxTotal)} bytes (${ratio}× the file size)`, `Raise ingest.limits.max_decoded_ratio (maxDecodedRatio) in doctree.config.json if the file is trusted.`);
+          refuse(`the streams of the PDF decode to more than ${Math.round(maxTotal)} bytes (${ratio}× the file size)`, `Raise ingest.limits.max_decoded_ratio (maxDecodedRatio) in doctree.config.json if the file is trusted.`);
         }
       }
     }
