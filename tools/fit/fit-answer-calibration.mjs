@@ -273,7 +273,7 @@ writeJson(outFile, model);
 console.log(`\nModel: ${rel(outFile)}`);
 if (flag('write-default')) {
   writeDefaultModel('packages/agents/src/finalizer/answer-calibration-model.ts', {
-    importLine: "import type { AnswerCalibrationModel } from './answer-calibrator.js';",
+    importLine: "import type { AnswerCalibrationModel } from './answer-calibration-schema.js';",
     doc: [
       "The answer calibration's default model. Written by `node tools/fit/fit-answer-calibration.mjs --write-default` (do",
       'not edit by hand): `fitted` records the questions, folds and cross-validated metrics the weights came from.',

@@ -222,7 +222,7 @@ writeJson(outFile, model);
 console.log(`\nModel: ${rel(outFile)}`);
 if (flag('write-default')) {
   writeDefaultModel('packages/toolhub/src/pages/page-ranker-model.ts', {
-    importLine: "import type { PageRankerModel } from './page-ranker.js';",
+    importLine: "import type { PageRankerModel } from './page-ranker-schema.js';",
     doc: [
       "The page ranker's default model. Written by `node tools/fit/fit-page-ranker.mjs --write-default` (do not edit by",
       'hand): `fitted` records the questions, folds and cross-validated metrics the weights came from.',

@@ -81,18 +81,12 @@ export type { RuleJudgerOptions } from './judger/rule-judger.js';
 export { JUDGER_SYSTEM_PROMPT, LLM_JUDGER_DEFAULTS, LlmJudger } from './judger/llm-judger.js';
 export type { LlmJudgerOptions } from './judger/llm-judger.js';
 export { FINALIZE_ANSWER_DEFAULTS, finalizeAnswer } from './finalizer/finalize-answer.js';
-export {
-  AnswerCalibrationModelSchema,
-  AnswerCalibrator,
-  CALIBRATION_FEATURES,
-  calibratedAnswer,
-  calibrationDecision,
-  documentLacksAsked,
-  parseAnswerCalibrationModel,
-} from './finalizer/answer-calibrator.js';
+export { AnswerCalibrator, calibratedAnswer, calibrationDecision, documentLacksAsked } from './finalizer/answer-calibrator.js';
+export { AnswerCalibrationModelSchema, CALIBRATION_FEATURES, parseAnswerCalibrationModel } from './finalizer/answer-calibration-schema.js';
+export type { AnswerCalibrationModel, CalibrationFeature } from './finalizer/answer-calibration-schema.js';
 export { DocumentWords, documentLacks, namesIn, yearsIn } from './finalizer/document-lacks.js';
 export type { DocumentLacks, DocumentLacksOptions } from './finalizer/document-lacks.js';
-export type { AnswerCalibrationModel, AnswerCalibratorOptions, Calibration, CalibrationFeature, CalibrationInput } from './finalizer/answer-calibrator.js';
+export type { AnswerCalibratorOptions, Calibration, CalibrationInput, CalibrationMode } from './finalizer/answer-calibrator.js';
 export { DEFAULT_ANSWER_CALIBRATION_MODEL } from './finalizer/answer-calibration-model.js';
 export type { FinalizeAnswerOptions, FinalizeInput } from './finalizer/finalize-answer.js';
 export { LLM_PLANNER_DEFAULTS, LlmPlanner, PLANNER_SYSTEM_PROMPT } from './planner/llm-planner.js';

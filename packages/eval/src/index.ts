@@ -78,7 +78,7 @@ export {
 export type { ComparisonReport, ComparisonRun, MergedComparison, WrittenComparison } from './report/comparison-report.js';
 export { recallChartSvg, accuracyBySourceSvg, reliabilityDiagramSvg } from './report/svg-charts.js';
 export { calibrationMetrics, RIGHT_FROM_SCORE } from './metrics/calibration-metrics.js';
-export type { CalibrationMetricsOptions } from './metrics/calibration-metrics.js';
+export type { CalibratedPrediction, CalibrationMetricsOptions } from './metrics/calibration-metrics.js';
 
 export {
   EXPERIMENT_FORMAT,

@@ -85,8 +85,10 @@ export { ComputeEvalArgsSchema, VariableInputSchema, computeEvalCard } from './c
 export type { ComputeEvalArgs } from './compute/compute-card.js';
 export { PAGE_SEARCH_DEFAULTS, PageView, pageViewFor } from './pages/page-view.js';
 export type { PageLaneName, PageScore, PageSearchOptions } from './pages/page-view.js';
-export { PAGE_FEATURES, PageRanker, PageRankerModelSchema, parsePageRankerModel } from './pages/page-ranker.js';
-export type { PageFeature, PageRankInput, PageRankerModel, PageRankerOptions, RankedPageEvidence } from './pages/page-ranker.js';
+export { PageRanker } from './pages/page-ranker.js';
+export type { PageRankInput, PageRankerOptions, RankedPageEvidence } from './pages/page-ranker.js';
+export { PAGE_FEATURES, PageRankerModelSchema, parsePageRankerModel } from './pages/page-ranker-schema.js';
+export type { PageFeature, PageRankerModel } from './pages/page-ranker-schema.js';
 export { DEFAULT_PAGE_RANKER_MODEL } from './pages/page-ranker-model.js';
 export { LLM_RERANK_DEFAULTS, LlmRankingSchema, RankLlmArgsSchema, llmRerankMessages, parseLlmRanking, rankLlmCard, rerankWithChat } from './rank/rank-llm.js';
 export type { LlmRerankOptions, RankLlmArgs } from './rank/rank-llm.js';

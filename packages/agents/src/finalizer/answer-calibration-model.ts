@@ -1,4 +1,4 @@
-import type { AnswerCalibrationModel } from './answer-calibrator.js';
+import type { AnswerCalibrationModel } from './answer-calibration-schema.js';
 
 /**
  * The answer calibration's default model. Written by `node tools/fit/fit-answer-calibration.mjs --write-default` (do

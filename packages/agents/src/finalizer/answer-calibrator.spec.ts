@@ -1,6 +1,7 @@
 import { AnswerSchema, type Answer, type Support } from '@doctree/schema';
 import { DocumentWords, documentLacks } from './document-lacks.js';
-import { AnswerCalibrator, calibratedAnswer, CALIBRATION_FEATURES, parseAnswerCalibrationModel, type AnswerCalibrationModel, type CalibrationInput } from './answer-calibrator.js';
+import { CALIBRATION_FEATURES, parseAnswerCalibrationModel, type AnswerCalibrationModel } from './answer-calibration-schema.js';
+import { AnswerCalibrator, calibratedAnswer, type CalibrationInput } from './answer-calibrator.js';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from './answer-calibration-model.js';
 
 const support: Support = { node_id: 't_3', page: 4, bbox: null, char_start: 10, char_end: 30, snippet: 'Revenue was $4.2 billion' };

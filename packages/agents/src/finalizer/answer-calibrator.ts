@@ -1,73 +1,9 @@
 import { AnswerSchema, DocTreeError, formatIssues } from '@doctree/schema';
 import type { Answer, AnswerFormat, QueryType, ReadResult, Support } from '@doctree/schema';
-import { z } from 'zod';
 import { NOT_ANSWERABLE } from '../reader/base-reader.js';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from './answer-calibration-model.js';
+import { CALIBRATION_FEATURES, parseAnswerCalibrationModel, type AnswerCalibrationModel, type CalibrationFeature, type LogisticModel } from './answer-calibration-schema.js';
 import type { DocumentLacks } from './document-lacks.js';
-
-/**
- * Features of one answered question, each in 0..1: how sure the reader and the judger were, what was answered, how
- * well the retrieval agreed, and what the document lacks of the question.
- */
-export const CALIBRATION_FEATURES = [
-  'reader_confidence',
-  'judge_score',
-  'judge_failed',
-  'reader_refused',
-  'format_number',
-  'format_list',
-  'format_text',
-  'support_rank',
-  'support_count',
-  'page_top_score',
-  'page_margin',
-  'best_coverage',
-  'missing_terms',
-  'missing_years',
-  'missing_names',
-  'page_out_of_range',
-  'replans',
-  'type_lookup',
-  'type_table',
-  'type_visual',
-  'type_multi',
-  'type_unanswerable',
-] as const;
-/** One of {@link CALIBRATION_FEATURES}. */
-export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
-
-const LogisticSchema = z.object({
-  bias: z.number().finite(),
-  /** Feature name → weight; missing names weigh 0, unknown names are refused. */
-  weights: z.record(z.string(), z.number().finite()),
-});
-
-/**
- * The answer calibration model: two logistic regressions over {@link CALIBRATION_FEATURES} — `answer`, the probability
- * that the reader's answer is right, and `refuse`, the probability that the document does not answer the question.
- * The agent answers when `answer` is the likelier of the two to be right, else it declines ("Not answerable"); the
- * probability of what it says is its confidence.
- */
-export const AnswerCalibrationModelSchema = z.object({
-  format: z.literal('doctree.answer-calibration'),
-  version: z.literal(1),
-  answer: LogisticSchema,
-  refuse: LogisticSchema,
-  /**
-   * Declines when `P(not answerable) > P(answer right) + refuse_margin`. Fitted to the best accuracy while refusing at
-   * most a set share of answerable questions (a positive margin answers more often than pure accuracy would). Default 0.
-   */
-  refuse_margin: z.number().finite().default(0),
-  /**
-   * The reader whose answers the model was fitted on: `extractive` (the offline reader) or `llm` (a chat model's
-   * answers). An agent applies a model only to answers of its kind. Default `extractive`.
-   */
-  reader: z.enum(['extractive', 'llm']).default('extractive'),
-  /** How the model was obtained (script, questions, folds, cross-validated metrics). Informational. */
-  fitted: z.record(z.string(), z.unknown()).optional(),
-});
-/** See {@link AnswerCalibrationModelSchema}. */
-export type AnswerCalibrationModel = z.infer<typeof AnswerCalibrationModelSchema>;
 
 /** What the calibrator reads of one question. */
 export interface CalibrationInput {
@@ -117,25 +53,6 @@ export interface AnswerCalibratorOptions {
    * (`ReadRequest.abstain: 'caller'`), so a model is fitted on the answers it will weigh.
    */
   mode?: CalibrationMode;
-}
-
-/**
- * Validates an answer calibration model (a parsed JSON file).
- *
- * @throws DocTreeError `SCHEMA_INVALID` for a malformed model or an unknown feature name.
- */
-export function parseAnswerCalibrationModel(value: unknown, file?: string): AnswerCalibrationModel {
-  const parsed = AnswerCalibrationModelSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new DocTreeError('SCHEMA_INVALID', `not an answer calibration model: ${formatIssues(parsed.error)}`, {
-      ...(file ? { file } : {}),
-      hint: 'Write one with `node tools/fit/fit-answer-calibration.mjs`.',
-    });
-  }
-  const known = new Set<string>(CALIBRATION_FEATURES);
-  const unknown = [...Object.keys(parsed.data.answer.weights), ...Object.keys(parsed.data.refuse.weights)].filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new DocTreeError('SCHEMA_INVALID', `unknown calibration feature(s) ${[...new Set(unknown)].join(', ')}`, { ...(file ? { file } : {}), hint: `Known: ${CALIBRATION_FEATURES.join(', ')}.` });
-  return parsed.data;
 }
 
 const ANSWER_WITHOUT_TRACE = AnswerSchema.omit({ trace: true });
@@ -268,7 +185,7 @@ function lackingReason(lacks: DocumentLacks): string | undefined {
   return undefined;
 }
 
-function linear(model: z.infer<typeof LogisticSchema>, features: Readonly<Record<CalibrationFeature, number>>): number {
+function linear(model: LogisticModel, features: Readonly<Record<CalibrationFeature, number>>): number {
   let s = model.bias;
   for (const name of CALIBRATION_FEATURES) {
     const w = Object.hasOwn(model.weights, name) ? model.weights[name]! : 0;

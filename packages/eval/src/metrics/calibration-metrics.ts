@@ -1,6 +1,7 @@
-import type { CalibrationMetrics, ReliabilityBin } from '@doctree/schema';
+import type { CalibrationMetrics, Prediction, PredictionGold, PredictionScore, ReliabilityBin } from '@doctree/schema';
 
-import type { ScoredPrediction } from './aggregate.js';
+/** What calibration reads of a scored prediction (every `ScoredPrediction` is one). */
+export type CalibratedPrediction = Pick<Prediction, 'answer' | 'confidence' | 'error'> & { gold: Pick<PredictionGold, 'answerable'>; score: Pick<PredictionScore, 'accuracy'> };
 
 /** Rule score from which a prediction counts as right for calibration (MMLongBench-Doc's ANLS threshold). */
 export const RIGHT_FROM_SCORE = 0.5;
@@ -24,7 +25,7 @@ const NOT_ANSWERABLE = /^not answerable$/i;
  * console.log(`ECE ${c.ece.toFixed(3)}, AUROC ${c.auroc?.toFixed(3)}`);
  * ```
  */
-export function calibrationMetrics(predictions: readonly ScoredPrediction[], options: CalibrationMetricsOptions = {}): CalibrationMetrics {
+export function calibrationMetrics(predictions: readonly CalibratedPrediction[], options: CalibrationMetricsOptions = {}): CalibrationMetrics {
   const k = Math.max(1, Math.floor(options.bins ?? 10));
   const rows = predictions.map((p) => ({
     confidence: Number.isFinite(p.confidence) ? Math.min(1, Math.max(0, p.confidence)) : 0,
@@ -43,7 +44,7 @@ export function calibrationMetrics(predictions: readonly ScoredPrediction[], opt
     bins.push({ lo, hi, n: inBin.length, mean_confidence: meanConfidence, accuracy });
   }
   const brier = n > 0 ? rows.reduce((a, r) => a + (r.confidence - r.right) ** 2, 0) / n : 0;
-  const declined = (p: ScoredPrediction): boolean => p.error === undefined && typeof p.answer === 'string' && NOT_ANSWERABLE.test(p.answer.trim());
+  const declined = (p: CalibratedPrediction): boolean => p.error === undefined && typeof p.answer === 'string' && NOT_ANSWERABLE.test(p.answer.trim());
   const unanswerable = predictions.filter((p) => !p.gold.answerable);
   const answerable = predictions.filter((p) => p.gold.answerable);
   return {

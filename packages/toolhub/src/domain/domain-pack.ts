@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { DocTreeError, DOMAIN_PACK_PATTERN_MAX, DOMAIN_PACK_VERSION, DomainPackSchema, formatIssues } from '@doctree/schema';
 import type { DomainConfig, DomainPack, DomainPackInput } from '@doctree/schema';
 
-import type { Concept } from '../vocabulary/concept-vocabulary.js';
+import type { Concept } from './concept.js';
 import { FINANCE_PACK } from './packs/finance.js';
 import { GENERIC_PACK } from './packs/generic.js';
 

@@ -1,4 +1,4 @@
-import type { PageRankerModel } from './page-ranker.js';
+import type { PageRankerModel } from './page-ranker-schema.js';
 
 /**
  * The page ranker's default model. Written by `node tools/fit/fit-page-ranker.mjs --write-default` (do not edit by

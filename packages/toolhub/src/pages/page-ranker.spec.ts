@@ -2,7 +2,8 @@ import type { DocIndex } from '@doctree/index';
 import type { Hit } from '@doctree/schema';
 import { annualReportTree } from '../testing/fixture-trees.js';
 import { buildFixtureIndex, type FixtureIndex } from '../testing/fixture-index.js';
-import { PAGE_FEATURES, PageRanker, parsePageRankerModel, type PageRankInput } from './page-ranker.js';
+import { PageRanker, type PageRankInput } from './page-ranker.js';
+import { PAGE_FEATURES, parsePageRankerModel } from './page-ranker-schema.js';
 import { DEFAULT_PAGE_RANKER_MODEL } from './page-ranker-model.js';
 import { PageView, pageViewFor } from './page-view.js';
 

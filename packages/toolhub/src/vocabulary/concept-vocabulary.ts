@@ -1,5 +1,6 @@
 import { ownTable } from '@doctree/schema';
 
+import type { Concept } from '../domain/concept.js';
 import { builtinDomainPack } from '../domain/domain-pack.js';
 /**
  * The concept vocabulary: how questions name a quantity ("capital expenditure", "capex") and how documents write it
@@ -9,21 +10,7 @@ import { builtinDomainPack } from '../domain/domain-pack.js';
  * ({@link DEFAULT_CONCEPTS}, kept for callers written before packs).
  */
 
-/** A concept a question may name, with the wordings evidence uses for it. */
-export interface Concept {
-  /** Short name, recorded in notes. */
-  name: string;
-  /** Matches the question wording (the concept is also named when the question writes one of its aliases). */
-  trigger: RegExp;
-  /** Wordings in evidence (lower case; matched on word boundaries, punctuation-insensitive, abbreviations expanded). */
-  aliases: readonly string[];
-  /** The item is an outflow reported as a negative (parentheses) amount; its magnitude answers "what is the amount". */
-  outflow?: boolean;
-  /** The concept is not a financial-statement line item (read from text as often as from tables). Default false. */
-  general?: boolean;
-  /** Abbreviations of the pack the concept belongs to (labels are compared with them written out). */
-  abbreviations?: ReadonlyMap<string, string>;
-}
+export type { Concept } from '../domain/concept.js';
 
 /**
  * Abbreviations of the finance pack (with the generic pack's) and their written-out forms (lower case). A frozen
