@@ -47,6 +47,17 @@ describe('LlmPlanner', () => {
     expect(request!.responseFormat).toBe('json_object');
   });
 
+  it('drafts the same computation steps as the template planner: the model sees each operand extracted and the formula', async () => {
+    const question = 'What was the FY2020 current ratio? The current ratio is defined as total current assets divided by total current liabilities.';
+    const computing = new RuleRouter().decide(question);
+    const fake = await server({ chat: [widening] });
+    const plan = await new LlmPlanner({ client: client(fake) }).plan(computing, { question });
+    const expected = new TemplatePlanner().planFor(computing, question);
+    expect(expected.steps.some((s) => s.tool === 'compute.eval')).toBe(true);
+    expect(plan.steps).toEqual(expected.steps);
+    expect(fake.chatRequests[0]!.user).toContain('compute.eval');
+  });
+
   it('falls back to the template plan on malformed JSON, unknown tools, or an unreachable model', async () => {
     const unknownTool = (r: RecordedChatRequest): ScriptedChatReply => {
       const reply = widening(r) as { kind: 'json'; value: { plan: { steps: unknown[] } } };

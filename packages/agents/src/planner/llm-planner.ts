@@ -75,7 +75,7 @@ export class LlmPlanner extends BasePlanner {
   }
 
   protected async _plan(decision: RouterDecision, options: PlanOptions): Promise<PlanOutcome> {
-    const draft = this.#options.templates.planFor(decision);
+    const draft = this.#options.templates.planFor(decision, options.question);
     let text: string;
     try {
       const reply = await this.#options.client.chat({
