@@ -17,6 +17,15 @@ export interface ReadRecord {
   reader: string;
   result: ReadResult;
   observations: Observation[];
+  /** Values the plan's steps computed and offered to the reader (the answer may be one of them). */
+  computed?: readonly ComputedValue[];
+}
+
+/** True when the read's answer is one of the values the plan computed (same number within rounding, or its text). */
+export function answersComputedValue(read: ReadRecord): boolean {
+  const answer = read.result.answer;
+  const value = typeof answer === 'number' ? answer : typeof answer === 'string' ? Number(answer.replace(/[%,$\s]/g, '')) : Number.NaN;
+  return (read.computed ?? []).some((c) => (Number.isFinite(value) && Math.abs(c.value - value) <= 1e-6 * Math.max(1, Math.abs(c.value)) + 0.005) || c.text === answer);
 }
 
 /**
@@ -275,7 +284,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
         const fromSteps = countAnswer(args.question, session.decision, args.computed, counted);
         if (fromSteps && result.answer !== fromSteps.answer) result = { ...fromSteps, notes: [...(result.notes ?? []), `reader answer ${JSON.stringify(result.answer)} replaced`, ...(fromSteps.notes ?? [])] };
       }
-      session.addRead({ reader: reader.id, result, observations });
+      session.addRead({ reader: reader.id, result, observations, ...(computed.length > 0 ? { computed } : {}) });
       return { hits: supportHits(context, result.support, result.confidence), data: { ...result, reader: reader.id, observed: observations.map((o) => o.node_id) } };
     },
   };

@@ -28,6 +28,8 @@ describe('computations in the plan (each operand gathered with its own support, 
     ]);
     expect(compute.operands.every((o) => typeof o.page === 'number' && o.node_id.startsWith('tab_'))).toBe(true);
     expect(run.steps.find((s) => s.tool === 'compute.eval')?.status).toBe('ok');
+    // The calibration knows the answer was computed from extracted operands, not read as written.
+    expect(run.calibration?.features.computed_answer).toBe(1);
   });
 
   it('total liabilities is not read from the total current liabilities row', async () => {

@@ -22,7 +22,7 @@ import { LlmReader } from '../reader/llm-reader.js';
 import type { BaseRouter } from '../router/base-router.js';
 import { LlmRouter } from '../router/llm-router.js';
 import { RuleRouter } from '../router/rule-router.js';
-import { createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
+import { answersComputedValue, createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
 import { AgentMemory, type AttemptRecord, type MemorySession } from './agent-memory.js';
 import { packForPlan, runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
 import { runPlanSteps, type StepOutcome } from './step-runner.js';
@@ -727,6 +727,7 @@ export class DocTreeAgent {
       pages,
       absence,
       replans: kept.attempt,
+      computed: answersComputedValue(kept.read),
     });
     trace.record({
       type: 'judge',

@@ -28,6 +28,7 @@ export const CALIBRATION_FEATURES = [
   'type_visual',
   'type_multi',
   'type_unanswerable',
+  'computed_answer',
 ] as const;
 /** One of {@link CALIBRATION_FEATURES}. */
 export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];

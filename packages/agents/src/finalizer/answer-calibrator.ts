@@ -19,6 +19,8 @@ export interface CalibrationInput {
   absence: { missingTerms: number; missingYears: number; pagesOutOfRange: number; missingNames?: number; lacks?: DocumentLacks };
   /** REPLAN passes run. */
   replans: number;
+  /** The answer is a value the plan's steps computed from extracted operands (not a number read as written). */
+  computed?: boolean;
 }
 
 /** The calibrated outcome of one question. */
@@ -128,6 +130,7 @@ export class AnswerCalibrator {
     f.missing_names = lacks ? (lacks.names.length > 0 ? lacks.missingNames.length / lacks.names.length : 0) : clamp01(input.absence.missingNames ?? 0);
     f.page_out_of_range = (lacks ? lacks.pagesOutOfRange.length : input.absence.pagesOutOfRange) > 0 ? 1 : 0;
     f.replans = Math.min(1, input.replans / 2);
+    f.computed_answer = input.computed ? 1 : 0;
     const group = TYPE_GROUPS.get(input.queryType);
     if (group) f[group] = 1;
     return f;
