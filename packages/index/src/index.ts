@@ -1,5 +1,5 @@
 /**
- * `@doctree/index`: summaries, seed §10.3 records, embedders, BM25F sparse and vector indexes (faiss-node or exact
+ * `@doctree/index`: summaries, docs/design/index-features.md §3 records, embedders, BM25F sparse and vector indexes (faiss-node or exact
  * pure-TS backends), the incremental index build and the `DocIndex` loader.
  * Test helpers live in the `@doctree/index/testing` subpath.
  */

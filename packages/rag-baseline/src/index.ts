@@ -1,5 +1,5 @@
 /**
- * `@doctree/rag-baseline`: the plain "embed chunks, take top-k" baseline DocTree is measured against (seed 002):
+ * `@doctree/rag-baseline`: the plain "embed chunks, take top-k" baseline DocTree is measured against (packages/rag-baseline/README.md):
  * page parents, sentence-split ~200-token children with char spans into the DocTree's canonical text, the same
  * embedders and vector backends as the DocTree index, top-k children aggregated by page, the same reader and the
  * same `Answer` schema. Also a BM25-over-pages reference ranker.

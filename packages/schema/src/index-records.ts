@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BBoxSchema, PageIdxSchema, PageSpanSchema, Sha256Schema } from './common.js';
 
 /**
- * Index records (seed 000 §10.3): multi-view dense records, BM25F sparse docs, graph edges, id maps,
+ * Index records (docs/design/index-features.md §3): multi-view dense records, BM25F sparse docs, graph edges, id maps,
  * summaries and the index manifest, all under `<doc_dir>/index/`.
  */
 
@@ -30,7 +30,7 @@ export type SectionVariant = z.infer<typeof SectionVariantSchema>;
 /** Suffix used in record ids for each section variant. */
 export const SECTION_VARIANT_SUFFIX: Record<SectionVariant, string> = { heading: '#h', gist: '#g', child: '#c', path: '#p' };
 
-/** Facets used to filter and route (seed §10.3). All optional; which ones are set depends on the role. */
+/** Facets used to filter and route (docs/design/index-features.md §3). All optional; which ones are set depends on the role. */
 export const IndexFiltersSchema = z.object({
   page_idx: PageIdxSchema.optional(),
   level: z.number().int().nonnegative().optional(),
@@ -48,7 +48,7 @@ export const IndexFiltersSchema = z.object({
 });
 export type IndexFilters = z.infer<typeof IndexFiltersSchema>;
 
-/** What a unit can answer (seed §10.3); used by the planner's intent bonus. */
+/** What a unit can answer (docs/design/index-features.md §3); used by the planner's intent bonus. */
 export const AffordancesSchema = z.object({
   supports_ROUTE_TO_image: z.boolean().optional(),
   supports_ROUTE_TO_table: z.boolean().optional(),

@@ -4,7 +4,7 @@ import { NodeIdSchema, NodeRoleSchema } from './doctree.js';
 import { BuildManifestFields } from './index-records.js';
 
 /**
- * Records of the plain RAG baseline (`@doctree/rag-baseline`, seed 002), stored under `<doc_dir>/rag/`:
+ * Records of the plain RAG baseline (`@doctree/rag-baseline`), stored under `<doc_dir>/rag/`:
  * page-level parents (`parents.jsonl`), sentence-split children (`chunks.jsonl`), their vectors and `manifest.json`.
  * Character spans point into the DocTree's canonical `text`, so RAG and DocTree supports are comparable.
  */

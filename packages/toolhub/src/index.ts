@@ -1,5 +1,5 @@
 /**
- * `@doctree/toolhub`: the non-LLM execution layer of the DocTree agent (seed 001 box "ToolHub / Executor") — tool
+ * `@doctree/toolhub`: the non-LLM execution layer of the DocTree agent (docs/design/agent-loop.md §4–§5) — tool
  * cards over a loaded `DocIndex`, a registry, an executor that validates, times out, converts failures into error
  * results and traces every call, RRF fusion with a feature rerank, structure expansion, MMR knapsack packing with
  * coverage, table reading, `extract.*`, a safe `compute.eval`, and the optional `rank.llm`.

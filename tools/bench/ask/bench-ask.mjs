@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of issue 5: latency of offline `ask` on an indexed dev document, and the prompt tokens the LLM path would
+// Benchmark of ask: latency of offline `ask` on an indexed dev document, and the prompt tokens the LLM path would
 // send per question.
 //
 // 1. Latency: one dev document (default 3M_2018_10K) is prepared once and its agent built once; then every dev

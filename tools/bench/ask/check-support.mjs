@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Acceptance check of issue 5: offline `ask` on each dev document answers with support nodes whose pages are real
+// Acceptance check of offline ask: offline `ask` on each dev document answers with support nodes whose pages are real
 // pages of the document and whose snippets occur on those pages. For a few questions per document (the first N of
 // questions.jsonl, default 3) it asks the offline agent and checks every support: 1 <= page <= page count, the
 // node starts on that page, and the snippet occurs in the page's text as extracted independently by `pdftotext -f N

@@ -8,7 +8,7 @@
 //   npx nx run-many -t build -p ingest index && node tools/bench/index/bench-index.mjs
 //     [--data ../shared/data/eval/dev] [--work /tmp/doctree-bench-index] [--embedder sif|hashing|hashing-d1024] (default sif, the config default)
 //     [--backend auto|faiss|exact] [--limit N] [--fresh-ingest] [--json]
-// Target (issue 4): load <= 100 ms for a ~150-page document.
+// Target: load <= 100 ms for a ~150-page document.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

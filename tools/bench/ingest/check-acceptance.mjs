@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Acceptance check for issue 3 (ingest) on the dev PDFs. Ingests every PDF with the built @doctree/ingest
+// Acceptance check of ingest on the dev PDFs. Ingests every PDF with the built @doctree/ingest
 // (scratch output outside the repo by default) and judges the trees against `pdftotext` of the same files:
 //
 //   statements  10-K / 10-Q: each financial statement whose title line pdftotext shows on a page full of figures

@@ -129,7 +129,7 @@ export interface MemoryStats {
 }
 
 /**
- * The agent's memory (seed 001 §2.5): caches retrieval stage results (hits) by stage, query and signals, and
+ * The agent's memory (docs/design/agent-loop.md §9): caches retrieval stage results (hits) by stage, query and signals, and
  * observations by node (and question, when a vision model made them question-specific), so a REPLAN or a repeated
  * question does not query or observe the same things again; per question, a {@link MemorySession} keeps the history
  * (decision, plans, verdicts) and de-duplicates the nodes visited across passes. Caches are bounded (LRU).

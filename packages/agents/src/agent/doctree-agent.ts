@@ -223,7 +223,7 @@ function better(a: Pass, b: Pass | undefined): boolean {
 }
 
 /**
- * The DocTree agent (seed 001 §2.0): Router → Planner → ToolHub stages (concurrent lanes, fusion, rerank, expansion,
+ * The DocTree agent (docs/design/agent-loop.md §1): Router → Planner → ToolHub stages (concurrent lanes, fusion, rerank, expansion,
  * packing; `when` / `within` / `view` / `pages` / `query_terms`; coverage fallbacks) → Steps executor (`extract.*`,
  * `compute.eval`, `structure.children`, `figure_finder`, `vlm.*`, with `$VAR` references) → Observer on the evidence
  * → Reader → Judger → REPLAN while the judger asks for it (at most `maxReplans` times) → Finalizer. Reader, judger and

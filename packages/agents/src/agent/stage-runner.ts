@@ -87,7 +87,7 @@ function viewArgs(view: PlanStage['view']): Record<string, Record<string, unknow
 }
 
 /**
- * The windows a `within` stage searches (seed 004, second hop): the sections of the earlier stage's best hits (its
+ * The windows a `within` stage searches (docs/design/agent-loop.md §3.2, second hop): the sections of the earlier stage's best hits (its
  * first `k_pages` pages), as 1-based pages — a section's whole page span when it is short, else the hit's page — and
  * the section ids (for the rerank's same-section feature).
  */
@@ -200,7 +200,7 @@ export function packForPlan(hub: ToolHub, plan: StrategyPlan, candidates: readon
 }
 
 /**
- * Runs a plan's retrieval stages through the ToolHub (seed 001 box 3): each stage's lanes concurrently, fused,
+ * Runs a plan's retrieval stages through the ToolHub (docs/design/agent-loop.md §4): each stage's lanes concurrently, fused,
  * reranked, expanded and packed by `hub.runStage`, honouring the stage fields — `when` (run only when the condition
  * holds after the earlier stages, e.g. `coverage<gate`), `within` (second hop: search only the sections and pages the
  * named stage chose), `view` (coarse / leaf index views), `pages` (1-based page filter ± `page_window`) and

@@ -52,7 +52,7 @@ function isEmptyExtraction(tool: string, result: ToolResult): boolean {
 }
 
 /**
- * The Steps executor of seed 001 (box 4, no LLM of its own): runs a plan's steps one after another through the ToolHub
+ * The steps executor (docs/design/agent-loop.md §5; no LLM of its own): runs a plan's steps one after another through the ToolHub
  * — `$VAR` / `$VAR.path` references resolved against the variables, arguments adapted to the card's form
  * (`compute.eval` from an operation and operands…), each output saved under `save_as`. A step whose dependencies
  * failed or whose inputs are missing is skipped (the reader and judger run anyway, without the missing inputs); a

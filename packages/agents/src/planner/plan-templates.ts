@@ -26,7 +26,7 @@ const CHARTS = 'chart_index.search';
 const PAGES = 'page_locator.locate';
 
 /**
- * Row words of a statement (named source) the question names, added to searches (question rewriting, seed 000 §4):
+ * Row words of a statement (named source) the question names, added to searches (question rewriting, docs/design/agent-loop.md §10):
  * the `rows` of the statement in the domain pack the question was analysed with (the finance pack without one).
  * Looked up by name in a list: the router's object texts, which an LLM router writes freely, are never object keys.
  */
@@ -165,7 +165,7 @@ function pageStage(f: Facts, kNodes = 40): PlanStage[] {
   return [{ stage: 'pages', methods: [PAGES], pages: f.pages, page_window: 0, k_pages: f.pages.length, k_nodes: kNodes }];
 }
 
-/** Seed 004 two-hop navigation: coarse windows first (sections, tables, figures), then leaves inside the chosen windows. */
+/** Two-hop navigation (docs/design/agent-loop.md §3.2): coarse windows first (sections, tables, figures), then leaves inside the chosen windows. */
 function twoHop(f: Facts, coarse: { methods: string[]; roles?: string[]; kPages?: number }, leaf: { methods: string[]; roles?: string[]; kNodes?: number }, gated: boolean): PlanStage[] {
   const when = gated ? { when: 'coverage<gate' } : {};
   return [

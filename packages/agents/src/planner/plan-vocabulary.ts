@@ -9,7 +9,7 @@ import type { StrategyPlan } from '@doctree/schema';
 /** Retrieval lanes a stage may run (concurrently). */
 export const RETRIEVAL_TOOL_IDS = ['bm25_node.search', 'dense.search', 'table_index.search', 'chart_index.search', 'page_locator.locate'] as const;
 
-/** Every ToolHub tool id a plan may name (issue 5). */
+/** Every ToolHub tool id a plan may name . */
 export const PLANNER_TOOL_IDS = [
   ...RETRIEVAL_TOOL_IDS,
   'structure.expand',
@@ -32,10 +32,10 @@ export type PlannerToolId = (typeof PLANNER_TOOL_IDS)[number];
 /** Tools that need a chat model (`rank.llm`) or a vision model (`vlm.*`); the planner adds them only when configured. */
 export const MODEL_TOOL_IDS: ReadonlySet<string> = new Set(['rank.llm', 'vlm.answer', 'vlm.count']);
 
-/** Rerank feature names (seed §10.4; the ToolHub feature rerank's names). */
+/** Rerank feature names (docs/design/index-features.md §4; the ToolHub feature rerank's names). */
 export const RERANK_FEATURE_NAMES = ['title', 'path', 'label', 'schema', 'alias', 'unit', 'year', 'page', 'same_section', 'intent'] as const;
 
-/** What packed evidence may carry besides a node's own text (seed §10.5). */
+/** What packed evidence may carry besides a node's own text (docs/design/index-features.md §5). */
 export const PACK_ATTACHMENT_NAMES = ['caption', 'table_header', 'cells', 'gist', 'heading_path'] as const;
 
 /**

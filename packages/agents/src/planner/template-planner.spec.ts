@@ -49,7 +49,7 @@ describe('TemplatePlanner templates', () => {
     expect(plan.stages[0]!.query_terms).toEqual(expect.arrayContaining(['income statement', 'statement of operations']));
   });
 
-  it('navigates in two hops: coarse windows, then leaves within them (seed 004)', async () => {
+  it('navigates in two hops: coarse windows, then leaves within them (docs/design/agent-loop.md §3.2)', async () => {
     const plan = await planner.plan(decide('Who chairs the audit committee?'));
     const [navigate, leaf] = plan.stages;
     expect(navigate).toMatchObject({ stage: 'navigate', view: 'coarse' });

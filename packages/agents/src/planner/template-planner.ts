@@ -51,7 +51,7 @@ export function blankDecision(): RouterDecision {
 
 /**
  * The offline planner: a template per query type (lookup, table_number, chart, figure_count, layout, multi_hop,
- * summary, unanswerable) filled from the decision's signals. Retrieval follows seed 004's two hops — coarse windows
+ * summary, unanswerable) filled from the decision's signals. Retrieval follows docs/design/agent-loop.md §3.2's two hops — coarse windows
  * (sections, tables, figures) first, then leaves within the chosen windows — after a page stage when the question
  * names pages. Other candidates of the decision add their retrieval stages behind a coverage gate
  * (`when: "coverage<gate"`) and a `judge_failed → switch_template` fallback, so one plan covers an ambiguous question.

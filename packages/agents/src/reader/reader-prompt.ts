@@ -3,7 +3,7 @@ import type { ChatMessage, ComputedValue, Observation, RouterDecision } from '@d
 import { fenceData } from '../llm/prompt-fence.js';
 import { analysisHint, analysisOf } from '../analysis/question-analysis.js';
 
-/** System prompt of the LLM reader (role conditioning, seed 000 §4). */
+/** System prompt of the LLM reader (role conditioning, docs/design/agent-loop.md §10). */
 export const READER_SYSTEM_PROMPT = [
   'You are an analyst reasoning over structured evidence.',
   'You answer one question about a document using only the evidence items given: text passages with their headings,',

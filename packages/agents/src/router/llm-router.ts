@@ -28,7 +28,7 @@ export const LLM_ROUTER_DEFAULTS = { includeRuleHints: true, maxTokens: 700 } as
 /** What the model must return: a decision without `source` (the router sets it). */
 const LlmDecisionSchema = RouterDecisionSchema.omit({ source: true });
 
-/** The router's system prompt (role conditioning, seed 000 §4: "You are a document navigator"). */
+/** The router's system prompt (role conditioning, docs/design/agent-loop.md §10: "You are a document navigator"). */
 export const ROUTER_SYSTEM_PROMPT = [
   'You are a document navigator. You do not answer questions about documents; you analyse a question so that a planner',
   'knows where to look in a long PDF (an annual report, a research paper, a manual, a slide deck, a brochure).',

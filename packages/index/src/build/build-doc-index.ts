@@ -84,7 +84,7 @@ export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' |
 const jsonl = (rows: readonly unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length > 0 ? '\n' : '');
 
 /**
- * Builds `<docDir>/index/` from `<docDir>/doctree.mm.json`: summaries, seed §10.3 records, the page view (one BM25F
+ * Builds `<docDir>/index/` from `<docDir>/doctree.mm.json`: summaries, docs/design/index-features.md §3 records, the page view (one BM25F
  * document per page, `pages.json`), BM25F indexes, the three vector views and `manifest.json`. Incremental: when the
  * manifest's tree hash and config hash match and every file it lists has its recorded size and sha256 (so a file
  * damaged in place, even keeping its size, is rebuilt), nothing is rebuilt; an index of another format version is rebuilt.

@@ -1,4 +1,4 @@
-/** File names inside `<doc_dir>/index/` (seed 000 §10.2). */
+/** File names inside `<doc_dir>/index/` (docs/design/index-features.md §2). */
 export const INDEX_FILES = {
   manifest: 'manifest.json',
   summary: 'summary.json',

@@ -2,7 +2,7 @@ import { cosine, estimateTokens, splitSentences, termFrequencies } from './text-
 
 /** Options of {@link mmrSummary}. */
 export interface MmrSummaryOptions {
-  /** Relevance/diversity trade-off (seed §10.6: λ ≈ 0.72). */
+  /** Relevance/diversity trade-off (docs/design/index-features.md §6: λ ≈ 0.72). */
   lambda?: number;
   /** Stop adding sentences past this many tokens. Default 150. */
   maxTokens?: number;

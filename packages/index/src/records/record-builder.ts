@@ -19,7 +19,7 @@ import { UNIT_ALIASES, estimateTokens, findUnits, findYears, hasNumbers, splitSe
 /** Options of {@link buildIndexRecords}. */
 export interface IndexRecordOptions {
   /**
-   * Deepest section level that gets coarse records (seed 004: L1–L3). Levels are depths from the root, so these are
+   * Deepest section level that gets coarse records (docs/design/agent-loop.md §3.3: L1–L3). Levels are depths from the root, so these are
    * always the three top populated levels; deeper or page-span-based policies measured no better on the dev probe
    * (docs/results.md, Heading depth). Default 3.
    */
@@ -34,7 +34,7 @@ export interface IndexRecordOptions {
 
 const DEFAULTS: Required<IndexRecordOptions> = { maxSectionLevel: 3, leafChunkTokens: 300, leafDenseWords: 60, tableBodyChars: 6000 };
 
-/** Every record set of seed §10.3 for one document. */
+/** Every record set of docs/design/index-features.md §3 for one document. */
 export interface IndexRecords {
   denseCoarse: DenseCoarseRecord[];
   denseLeaf: DenseLeafRecord[];
@@ -306,7 +306,7 @@ export function chunkLeaf(text: string, maxTokens: number): Array<{ text: string
   });
 }
 
-/** parent / child / prev_next / same_page / ref / has_col edges (seed §10.3.5). */
+/** parent / child / prev_next / same_page / ref / has_col edges (docs/design/index-features.md §3.5). */
 export function buildGraphEdges(tree: DocTree, view: DocView = new DocView(tree)): GraphEdge[] {
   const edges: GraphEdge[] = [];
   let previousLeaf: DocTreeNode | undefined;

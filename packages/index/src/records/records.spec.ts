@@ -26,7 +26,7 @@ describe('extractive summaries', () => {
   });
 });
 
-describe('index records (seed §10.3)', () => {
+describe('index records (docs/design/index-features.md §3)', () => {
   const tree = sampleTree();
   const records = buildIndexRecords(tree, buildExtractiveSummary(tree));
 

@@ -20,7 +20,7 @@ export function sectionSummarySource(view: DocView, node: DocTreeNode): string {
 
 /** Options of {@link buildExtractiveSummary}. */
 export interface ExtractiveSummaryOptions {
-  /** Gist length bounds in tokens (seed 004: 80–150). */
+  /** Gist length bounds in tokens (docs/design/agent-loop.md §3.3: 80–150). */
   minTokens?: number;
   maxTokens?: number;
 }

@@ -10,7 +10,7 @@ import { SPARSE_INDEX_FORMAT, SPARSE_INDEX_FORMAT_VERSION } from './sparse-index
 import type { SparseIndexFile, SparseStoredDoc } from './sparse-index-format.js';
 
 /**
- * Default BM25F field weights (seed §10.3.4: "per-field weights enable precise matches on labels/schema/aliases").
+ * Default BM25F field weights (docs/design/index-features.md §3.4: "per-field weights enable precise matches on labels/schema/aliases").
  * A term matched in a field scores `boost × BM25+(term, field)`; the sums over fields and terms rank the docs.
  */
 export const DEFAULT_SPARSE_BOOSTS = {

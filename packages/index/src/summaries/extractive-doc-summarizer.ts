@@ -4,9 +4,9 @@ import { BaseSummarizer, type BaseSummarizerOptions } from './base-summarizer.js
 
 /** Options of {@link ExtractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions extends BaseSummarizerOptions {
-  /** Shortest gist to aim for, tokens (seed 004: 80). */
+  /** Shortest gist to aim for, tokens (docs/design/agent-loop.md §3.3: 80). */
   minTokens?: number;
-  /** Longest gist, tokens (seed 004: 150). */
+  /** Longest gist, tokens (docs/design/agent-loop.md §3.3: 150). */
   maxTokens?: number;
 }
 

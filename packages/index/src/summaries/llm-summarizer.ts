@@ -48,11 +48,11 @@ export interface LlmSummarizerOptions extends BaseSummarizerOptions {
   cacheDir?: string;
   /** Model name recorded in the id and the cache keys. Default `chat.model` (pass `llm.summary_model` when it differs). */
   model?: string;
-  /** Shortest gist asked for, tokens (seed 004: 80). */
+  /** Shortest gist asked for, tokens (docs/design/agent-loop.md §3.3: 80). */
   minTokens?: number;
-  /** Longest gist asked for, tokens (seed 004: 150). Sections whose text is this short are their own gist (no request). */
+  /** Longest gist asked for, tokens (docs/design/agent-loop.md §3.3: 150). Sections whose text is this short are their own gist (no request). */
   maxTokens?: number;
-  /** Deepest section level written by the model; deeper sections get extractive gists (seed 004 embeds L1–L3). Default 3. */
+  /** Deepest section level written by the model; deeper sections get extractive gists (docs/design/agent-loop.md §3.3: L1–L3). Default 3. */
   maxLevel?: number;
   /** Section text sent per request is cut to this many tokens. Default 3000. */
   maxInputTokens?: number;
@@ -99,7 +99,7 @@ function cutToTokens(text: string, tokens: number): string {
 }
 
 /**
- * Section gists (80–150 tokens) and the document description written by a chat model (seed 004), cached by content
+ * Section gists (80–150 tokens) and the document description written by a chat model (docs/design/agent-loop.md §3.2), cached by content
  * hash so a rebuild never pays twice: the cache key is the sha256 of the model, the prompt version and the exact
  * messages (section text, heading path, bounds), stored under `cacheDir` as versioned entry files written atomically.
  *

@@ -6,7 +6,7 @@ import { definedOnly } from '../options.js';
 import { packSpans, type PackSpansSettings } from './pack-spans.js';
 import { lineSpans, sentenceSpans, splitLongSpan, trimSpan, type TextSpan } from './text-spans.js';
 
-/** Options of {@link chunkDocTree} (seed 002: children of ~200 tokens, 80–300, overlap ≤ 10 %). */
+/** Options of {@link chunkDocTree} (packages/rag-baseline/README.md: children of ~200 tokens, 80–300, overlap ≤ 10 %). */
 export interface ChunkDocTreeOptions {
   /** Size a child grows to before a new one starts, in `estimateTokens` units. Default 200. */
   targetTokens?: number;
@@ -117,14 +117,14 @@ function resolveOptions(options: ChunkDocTreeOptions): Required<ChunkDocTreeOpti
   const int = (value: number, min: number): boolean => Number.isInteger(value) && value >= min;
   if (!int(targetTokens, 1) || !int(minTokens, 0) || !int(maxTokens, 1) || !(minTokens <= targetTokens && targetTokens <= maxTokens)) {
     throw new DocTreeError('CONFIG_INVALID', `chunk sizes must be integers with 0 <= minTokens <= targetTokens <= maxTokens, got ${minTokens}/${targetTokens}/${maxTokens}`, {
-      hint: 'The seed 002 defaults are minTokens 80, targetTokens 200, maxTokens 300.',
+      hint: 'The defaults are minTokens 80, targetTokens 200, maxTokens 300.',
     });
   }
   if (!int(overlapTokens, 0) || !int(tableHeaderTokens, 0)) {
     throw new DocTreeError('CONFIG_INVALID', `overlapTokens and tableHeaderTokens must be integers >= 0, got ${overlapTokens} and ${tableHeaderTokens}`);
   }
   if (!(typeof maxOverlapRatio === 'number' && maxOverlapRatio >= 0 && maxOverlapRatio <= 0.1)) {
-    throw new DocTreeError('CONFIG_INVALID', `maxOverlapRatio must be in 0..0.1, got ${String(maxOverlapRatio)}`, { hint: 'Seed 002 allows at most 10 % overlap.' });
+    throw new DocTreeError('CONFIG_INVALID', `maxOverlapRatio must be in 0..0.1, got ${String(maxOverlapRatio)}`, { hint: 'At most 10 % overlap is allowed.' });
   }
   return resolved;
 }
@@ -138,7 +138,7 @@ export function chunkingRecord(options: ChunkDocTreeOptions = {}): RagChunking {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
- * Cuts a DocTree into seed 002's parents and children. Each page with text becomes a parent (`<doc_id>:p<NNN>`,
+ * Cuts a DocTree into the baseline's parents and children. Each page with text becomes a parent (`<doc_id>:p<NNN>`,
  * 1-based). Its prose is split into sentences (`splitSentences` of `@doctree/index`) and packed into children of
  * about `targetTokens` (`minTokens`–`maxTokens`, whole sentences, overlap at most `overlapTokens` and
  * `maxOverlapRatio`); a prose stretch ends at a table or where the canonical text leaves the page. A table becomes

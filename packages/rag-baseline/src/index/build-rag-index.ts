@@ -17,7 +17,7 @@ export interface BuildRagIndexOptions {
   embedder: Embedder;
   /** Vector backend: `auto` uses faiss-node when it loads, else the exact index. Default `auto`. */
   backend?: 'auto' | 'faiss' | 'exact';
-  /** Chunk sizes (part of the config hash). Default: seed 002's 80/200/300 tokens, overlap ≤ 10 %. */
+  /** Chunk sizes (part of the config hash). Default: packages/rag-baseline/README.md: 80/200/300 tokens, overlap ≤ 10 %. */
   chunking?: ChunkDocTreeOptions;
   /** Rebuild even when the manifest says the index is up to date. Default false. */
   force?: boolean;

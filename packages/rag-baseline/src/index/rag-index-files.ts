@@ -1,7 +1,7 @@
 /** Folder of a document's RAG baseline index, next to DocTree's `index/`: `<doc_dir>/rag/`. */
 export const RAG_DIR = 'rag';
 
-/** File names inside `<doc_dir>/rag/` (seed 002: parents, chunks, a manifest with hashes, the vectors). */
+/** File names inside `<doc_dir>/rag/` (packages/rag-baseline/README.md: parents, chunks, a manifest with hashes, the vectors). */
 export const RAG_FILES = {
   manifest: 'manifest.json',
   parents: 'parents.jsonl',

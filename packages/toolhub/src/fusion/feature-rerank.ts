@@ -28,7 +28,7 @@ export interface RerankContext {
 }
 
 /**
- * Weights of the feature rerank (seed §10.4 "lightweight rerank features"). The final score is
+ * Weights of the feature rerank (docs/design/index-features.md §4 "lightweight rerank features"). The final score is
  * `fused × (fused score / best fused score) + Σ weight × feature`, every feature in 0..1.
  */
 export interface RerankWeights {
@@ -249,7 +249,7 @@ function intentFit(nav: DocNavigator, node: DocTreeNode, intent: RerankIntent): 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /**
- * Feature rerank of fused hits (seed §10.4): every hit gets `score = fused·norm + Σ weight·feature` with the features
+ * Feature rerank of fused hits (docs/design/index-features.md §4): every hit gets `score = fused·norm + Σ weight·feature` with the features
  * of {@link RerankWeights}; `extra.features` keeps the non-zero features and `extra.fused_norm` the normalised fusion
  * score, so the order can be explained. Hits whose node is not in the document keep their fused score. Returns a new
  * array, best first (ties keep the fused order).

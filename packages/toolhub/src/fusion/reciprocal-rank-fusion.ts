@@ -33,7 +33,7 @@ export interface WeightedFusionOptions {
   weights?: Readonly<Record<string, number>>;
 }
 
-/** Seed §10.4 fusion weights (`0.45·dense + 0.35·bm25f`, the rest goes to the rerank's tree prior and intent bonus). */
+/** docs/design/index-features.md §4 fusion weights (`0.45·dense + 0.35·bm25f`, the rest goes to the rerank's tree prior and intent bonus). */
 export const WEIGHTED_FUSION_WEIGHTS: Readonly<Record<string, number>> = {
   'dense.search': 0.45,
   'bm25_node.search': 0.35,
@@ -102,7 +102,7 @@ export function reciprocalRankFusion(lists: readonly (readonly Hit[])[], options
 }
 
 /**
- * Weighted score fusion (seed §10.4): each lane's raw scores are min-max normalised to 0..1 (a lone hit gets 1) and
+ * Weighted score fusion (docs/design/index-features.md §4): each lane's raw scores are min-max normalised to 0..1 (a lone hit gets 1) and
  * summed with per-lane weights. Same output fields as {@link reciprocalRankFusion}.
  */
 export function weightedFusion(lists: readonly (readonly Hit[])[], options: WeightedFusionOptions = {}): Hit[] {

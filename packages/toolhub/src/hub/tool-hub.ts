@@ -109,7 +109,7 @@ const PAGE_LANES = new Set(['page_locator.locate', 'figure_finder.find_regions']
 
 /**
  * The ToolHub facade over one document: a registry of tool cards (the defaults plus any extra), an executor with a
- * trace, and the retrieval pipeline of seed 001 — concurrent lanes → RRF + feature rerank → structure expansion →
+ * trace, and the retrieval pipeline of docs/design/agent-loop.md §4 — concurrent lanes → RRF + feature rerank → structure expansion →
  * MMR knapsack pack with coverage. The agent loop calls {@link runStage} per plan stage, and {@link call} for steps.
  *
  * @example
@@ -158,7 +158,7 @@ export class ToolHub {
   }
 
   /**
-   * Fuses lane results (error results are skipped) with RRF (or weighted scores), reranks them with the seed §10.4
+   * Fuses lane results (error results are skipped) with RRF (or weighted scores), reranks them with the docs/design/index-features.md §4
    * features when a rerank context is given, and diversifies by section or page when asked. Records a `fuse` event.
    */
   fuse(results: readonly (ToolResult | readonly Hit[])[], context?: RerankContext, options: FuseOptions = {}): Hit[] {

@@ -32,7 +32,7 @@ export interface NodeSurface {
 }
 
 /**
- * Navigation helpers over a loaded {@link DocIndex} (seed 001 "DocGraphNavigator"): nodes, sections, siblings,
+ * Navigation helpers over a loaded {@link DocIndex} (docs/design/index-features.md §3.5): nodes, sections, siblings,
  * nodes on a page, captions, referrers, parsed tables and analysed surfaces, each computed once and cached.
  * Get the shared instance of an index with {@link navigatorFor}.
  */

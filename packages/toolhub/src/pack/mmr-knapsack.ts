@@ -22,7 +22,7 @@ export interface PackNeeds {
   pages?: readonly number[];
 }
 
-/** What packed evidence may carry besides a node's own text (seed §10.5 "observer packaging"). */
+/** What packed evidence may carry besides a node's own text (docs/design/index-features.md §5 "observer packaging"). */
 export type PackAttachment = 'caption' | 'table_header' | 'cells' | 'gist' | 'heading_path';
 
 /** Every attachment. */
@@ -32,7 +32,7 @@ export const PACK_ATTACHMENTS: readonly PackAttachment[] = ['caption', 'table_he
 export interface PackOptions {
   /** Token budget of the whole pack. Default 1500. */
   budgetTokens?: number;
-  /** MMR trade-off: 1 = relevance only, 0 = novelty only. Default 0.72 (seed §10.6). */
+  /** MMR trade-off: 1 = relevance only, 0 = novelty only. Default 0.72 (docs/design/index-features.md §6). */
   lambda?: number;
   /** Most items from one page. Default 2. */
   perPageLimit?: number;
@@ -44,7 +44,7 @@ export interface PackOptions {
   roleLimits?: Readonly<Record<string, number>>;
   /** Table rows rendered when `cells` is attached. Default 25. */
   tableRows?: number;
-  /** Tokens of a section's gist kept (seed §10.5: sections carry a very short gist). Default 60. */
+  /** Tokens of a section's gist kept (docs/design/index-features.md §5: sections carry a very short gist). Default 60. */
   sectionTokens?: number;
   /** An item that does not fit is cut to the remaining budget when at least this many tokens remain. Default 40. */
   minItemTokens?: number;
@@ -67,7 +67,7 @@ export const PACK_DEFAULTS = {
 } as const;
 
 /**
- * The evidence text of a node (seed §10.5): a table's caption, column header and cells (`attach`); a figure's label and
+ * The evidence text of a node (docs/design/index-features.md §5): a table's caption, column header and cells (`attach`); a figure's label and
  * caption; a section's heading and its gist cut to `sectionTokens`; a leaf's own text (the matching chunk for chunk
  * hits). `heading_path` prefixes the node's path.
  */
@@ -243,7 +243,7 @@ export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[
 }
 
 /**
- * MMR knapsack packing (seed §10.6, λ ≈ 0.72): repeatedly takes the candidate with the best
+ * MMR knapsack packing (docs/design/index-features.md §6, λ ≈ 0.72): repeatedly takes the candidate with the best
  * `λ · relevance − (1 − λ) · max similarity to what is already packed` (relevance = score / best score, similarity =
  * cosine of term frequencies) that still fits the token budget, the per-page limit, the role limits and `maxItems`; an
  * item too large for the remaining budget is cut when at least `minItemTokens` remain, skipped otherwise. Returns an

@@ -8,7 +8,7 @@ import { hitScore, hitVia, nodeHit } from '../hits/node-hit.js';
 /** How an expanded candidate relates to the hit it came from. */
 export type ExpansionKind = 'parent' | 'sibling' | 'child' | 'same_page' | 'ref' | 'caption' | 'representative';
 
-/** Options of {@link expandHits} (seed §10.4 / §10.6 defaults: parent 1, siblings ≤ 2, children ≤ 2, same page ≤ 8). */
+/** Options of {@link expandHits} (docs/design/index-features.md §4.4, §6 defaults: parent 1, siblings ≤ 2, children ≤ 2, same page ≤ 8). */
 export interface ExpandOptions {
   /** Ancestor sections added above each hit. Default 1. */
   parent?: number;
@@ -60,7 +60,7 @@ export const EXPAND_DEFAULTS = {
 export const EXPAND_METHOD = 'structure.expand';
 
 /**
- * Structure expansion (seed §10.4 "tree expansion"): around the first `top` hits adds their parent section,
+ * Structure expansion (docs/design/index-features.md §4 "tree expansion"): around the first `top` hits adds their parent section,
  * nearest siblings, first children and representatives (section hits), captions (figure/table hits, and the object of a
  * caption hit), `ref` neighbours (paragraphs referring to a figure/table, and the figure/table a paragraph refers to)
  * and nodes on the same page. Each added candidate scores `decay[kind] × score of its source` and records

@@ -1,7 +1,7 @@
 import type { SparseDoc } from '@doctree/schema';
 
 /**
- * Sparse docs shaped like what the record builder emits (seed §10.3.4) for two small documents, written for the
+ * Sparse docs shaped like what the record builder emits (docs/design/index-features.md §3.4) for two small documents, written for the
  * tests: a few parts of a 10-K (MD&A, market risk, liquidity, a segment table, the cash-flow statement) and of a
  * paper (method section, a figure, a hyper-parameter table, paragraphs that refer to them).
  */
