@@ -115,6 +115,11 @@ export async function askCommand(io: CliIo, config: CliConfig, options: AskComma
       ...(options.maxReplans !== undefined ? { maxReplans: options.maxReplans } : {}),
       onProgress: (event) => progress.update(progressText(event)),
       onEvent: (event) => progress.update(`[ask] ${event.type}: ${oneLine(event.message, 70)}`),
+      // A summary cache that cannot be read or written is said like the command's other notes.
+      onWarning: (message) => {
+        progress.done();
+        io.stderr(`doctree: warning: ${escapeControlChars(message)}\n`);
+      },
     });
   } catch (error) {
     throw explainCacheFailure(error, options.cacheDir);
