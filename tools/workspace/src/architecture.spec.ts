@@ -51,3 +51,19 @@ describe('design documents cited from code', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('shipped sources', () => {
+  it('cite no documents outside the repository (no "seed 00x" or "issue N" references)', () => {
+    const found: string[] = [];
+    for (const dir of ['packages', 'apps']) {
+      for (const file of sources(join(root, dir))) {
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (/\bseed\s+(?:0\d\d|§)|\bissues?\s+#?\d+\b/i.test(line)) found.push(`${relative(root, file)}:${i + 1}`);
+          });
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
