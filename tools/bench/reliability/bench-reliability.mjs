@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Reliability bench: the reliability suite (tools/reliability/src/reliability.spec.ts) at the full sizes of issue 13 —
+// Reliability bench: the reliability suite (tools/reliability/src/reliability.spec.ts) at full size —
 // a 1 MB Flate bomb that decodes to 1 GiB (default limits), a 60 000 × 60 000 page image, 10 000 blank scanned pages
 // OCRed through stand-in programs (default cap: 500 pages), a 1 000 000-letter word, kill -9 of a 400-page ingest —
 // each against its stated time bound, with peak RSS sampled. CI runs the cheap sizes (`npx nx test reliability`).

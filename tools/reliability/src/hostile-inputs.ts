@@ -2,7 +2,7 @@
  * Hostile inputs of the reliability suite, generated on the spot (no eval data): PDFs that are decompression bombs,
  * carry a huge page image, have thousands of blank scanned pages or a million-letter word, Hebrew and Arabic PDFs,
  * MinerU content lists with absurd page numbers, and stand-in OCR programs. Sizes are parameters: the CI suite uses
- * cheap ones, the bench (`tools/bench/reliability`) the full ones of issue 13.
+ * cheap ones, the bench (`tools/bench/reliability`) the full ones (see `docs/reliability.md`).
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,12 +1,12 @@
 /**
- * The reliability suite (issue 13): the built `doctree` CLI on hostile inputs generated here. Every case asserts that
+ * The reliability suite: the built `doctree` CLI on hostile inputs generated here. Every case asserts that
  * the process ends within a stated bound, with a one-line `DocTreeError` (`doctree: [CODE] …`) or a result whose
  * warning names the limit it hit; that no stack trace reaches the user; that no input was written over; and that no
  * temporary file is left (in the output folders and in a private TMPDIR). Kill -9 and signals are covered: a rerun
  * gives the files of a clean run.
  *
  * CI runs cheap sizes; `DOCTREE_RELIABILITY_FULL=1` (the bench, `node tools/bench/reliability/bench-reliability.mjs`)
- * runs the full ones of the issue: a 1 MB Flate bomb of 1 GiB, 10 000 blank scanned pages, a 1M-letter word.
+ * runs the full ones: a 1 MB Flate bomb of 1 GiB, 10 000 blank scanned pages, a 1M-letter word.
  * Needs the built CLI (`test` depends on `^build`; `implicitDependencies: ["cli"]`).
  */
 import { spawn } from 'node:child_process';
