@@ -116,3 +116,5 @@ export { runPlanSteps, savedValue } from './agent/step-runner.js';
 export type { PlanStepsResult, RunPlanStepsOptions, StepOutcome } from './agent/step-runner.js';
 export { DOCTREE_AGENT_DEFAULTS, DocTreeAgent, rankedPages } from './agent/doctree-agent.js';
 export type { AgentEvent, AgentRun, AgentUsage, AskOptions, DocTreeAgentOptions, RouterChoice } from './agent/doctree-agent.js';
+export { DEFAULT_AGENT_POLICIES } from './agent/agent-policies.js';
+export type { AgentPolicies, Pass, ReplanInput } from './agent/agent-policies.js';

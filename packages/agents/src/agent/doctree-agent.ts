@@ -23,6 +23,8 @@ import type { BaseRouter } from '../router/base-router.js';
 import { LlmRouter } from '../router/llm-router.js';
 import { RuleRouter } from '../router/rule-router.js';
 import { answersComputedValue, createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
+import { DEFAULT_AGENT_POLICIES, type AgentPolicies, type Pass } from './agent-policies.js';
+import { createCardSession } from './card-session.js';
 import { AgentMemory, type AttemptRecord, type MemorySession } from './agent-memory.js';
 import { packForPlan, runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
 import { runPlanSteps, type StepOutcome } from './step-runner.js';
@@ -115,6 +117,11 @@ export interface DocTreeAgentOptions {
    */
   calibrator?: AnswerCalibrator | false;
   /**
+   * The loop's decisions (which pass to keep, stopping without new evidence, reading again with the fallback reader,
+   * REPLAN), each replaceable; unset ones are {@link DEFAULT_AGENT_POLICIES}.
+   */
+  policies?: Partial<AgentPolicies>;
+  /**
    * Pages are ranked, with their best nodes as evidence: the best nodes of the top `evidencePages` ranked pages join the
    * evidence pack the reader reads when the stages left them out (scoping narrows, never hides). Default 3; 0 reads the
    * stages' pack only.
@@ -197,30 +204,8 @@ export interface AgentRun {
   usage: AgentUsage;
 }
 
-/** One finished pass of the loop. */
-interface Pass {
-  attempt: number;
-  plan: StrategyPlan;
-  retrieval: PlanRetrieval;
-  steps: StepOutcome[];
-  flags: PlanFlag[];
-  read: ReadRecord;
-  verdict?: JudgeVerdict;
-}
-
 const READER_ID = 'reader.answer';
 const JUDGER_ID = 'judger.verify';
-
-/** Better of two passes: a passing verdict first, then the higher confidence (an answer over `Not answerable` on ties). */
-function better(a: Pass, b: Pass | undefined): boolean {
-  if (!b) return true;
-  const pa = a.verdict?.pass ?? true;
-  const pb = b.verdict?.pass ?? true;
-  if (pa !== pb) return pa;
-  const answered = (p: Pass): boolean => p.read.result.answer_format !== 'None';
-  if (answered(a) !== answered(b) && Math.abs(a.read.result.confidence - b.read.result.confidence) < 0.15) return answered(a);
-  return a.read.result.confidence > b.read.result.confidence;
-}
 
 /**
  * The DocTree agent (docs/design/agent-loop.md §1): Router → Planner → ToolHub stages (concurrent lanes, fusion, rerank, expansion,
@@ -259,6 +244,7 @@ export class DocTreeAgent {
   readonly #calibrator: AnswerCalibrator | undefined;
   /** The document's text lower-cased once (names the questions mention are looked up in it). */
   #documentWords: DocumentWords | undefined;
+  readonly #policies: AgentPolicies;
 
   /**
    * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
@@ -290,6 +276,7 @@ export class DocTreeAgent {
     this.memory = o.memory ?? new AgentMemory();
     this.#observer = new Observer(o.observer ?? {});
     this.#pageRanker = o.pageRanker ?? new PageRanker();
+    this.#policies = { ...DEFAULT_AGENT_POLICIES, ...definedOnly(o.policies ?? {}) };
     this.#domain = o.domainPack ? { pack: o.domainPack, chosenBy: 'config', hits: [] } : detectDomainPack(o.index.tree);
     // The shipped calibration was fitted on the offline reader's answers; with a chat model only its document-lacks
     // policy applies (and the probabilities are traced for fitting one on that model's runs) until such a model is given.
@@ -325,6 +312,7 @@ export class DocTreeAgent {
     const o = this.#options;
     const signal = options.signal;
     const maxReplans = options.maxReplans ?? o.maxReplans;
+    const policies = this.#policies;
     const emit = (type: AgentEvent['type'], attempt: number, message: string): void => {
       try {
         options.onEvent?.({ type, attempt, message: redactSecrets(message, this.#secrets) });
@@ -401,8 +389,7 @@ export class DocTreeAgent {
       const retrieval = await this.#withPageEvidence(hub, question, decision, staged, pageLanes, signal);
       plan = retrieval.plan;
       emit('retrieve', attempt, `${retrieval.hits.length} hits, ${retrieval.pack.items.length} evidence items, coverage ${retrieval.coverage.toFixed(2)}`);
-      if (attempt > 0 && best && retrieval.pack.items.every((item) => session.visited(item.node_id))) {
-        // Memory: the wider retrieval brought no evidence the earlier passes had not read; reading it again cannot help.
+      if (best && policies.noNewEvidence({ attempt, packed: retrieval.pack.items.map((item) => item.node_id), visited: (id) => session.visited(id) })) {
         trace.record({ type: 'plan', message: `attempt ${attempt}: no new evidence (every packed node was read before); REPLAN stops`, data: { stop: 'no_new_evidence', attempt } });
         emit('replan', attempt, 'no new evidence; stopping');
         break;
@@ -449,14 +436,13 @@ export class DocTreeAgent {
       let verdict: JudgeVerdict | undefined = cardSession.verdicts[cardSession.verdicts.length - 1];
       let current = read;
       this.#failOnLlmError(trace);
-      if (verdict && verdict.action === 'fallback' && this.#fallbackReader && this.#fallbackReader.id !== read.reader) {
-        // "answer again with another reader" on the same evidence
+      if (verdict && this.#fallbackReader && policies.readAgain(verdict, read, this.#fallbackReader.id)) {
         const again = await this.#fallbackReader.read({ question, observations: read.observations, decision, ...(signal ? { signal } : {}) });
         const record: ReadRecord = { reader: this.#fallbackReader.id, result: again, observations: read.observations };
         cardSession.addRead(record);
         const second = await this.judger.judge({ question, decision, observations: read.observations, result: again, ...(signal ? { signal } : {}) });
         cardSession.addVerdict(second);
-        if (second.pass || second.score > verdict.score) {
+        if (policies.keepSecondRead(verdict, second)) {
           current = record;
           verdict = second;
         }
@@ -474,17 +460,10 @@ export class DocTreeAgent {
       const pass: Pass = { attempt, plan, retrieval, steps: steps.outcomes, flags, read: current, ...(verdict ? { verdict } : {}) };
       const record: AttemptRecord = { attempt, plan, coverage: retrieval.coverage, newNodes: visit.fresh, reusedNodes: visit.seen, replanned: [], ...(verdict ? { verdict } : {}) };
       session.recordAttempt(record);
-      if (better(pass, best)) best = pass;
+      if (policies.betterPass(pass, best)) best = pass;
 
       // REPLAN?
-      // REPLAN when the judger asks for other evidence (time, support, evidence failures), or when nothing was found
-      // and coverage stayed below the gate. A `fallback` verdict (format, unit, entailment) was answered by the
-      // fallback reader above; more of the same evidence would not fix it, so it replans only when the plan can
-      // switch to another reading of the question (a `switch_template` fallback).
-      const lowCoverage = current.result.answer_format === 'None' && retrieval.coverage < plan.coverage_gate;
-      const canSwitch = plan.fallbacks.some((f) => typeof f.action['switch_template'] === 'string' && f.action['switch_template'] !== plan.template);
-      const wantsReplan = verdict?.action === 'replan' || (verdict?.action === 'fallback' && canSwitch) || lowCoverage;
-      if (!wantsReplan || attempt >= maxReplans) break;
+      if (!policies.wantsReplan({ plan, retrieval, read: current, ...(verdict ? { verdict } : {}) }) || attempt >= maxReplans) break;
       const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools });
       trace.record({
         type: 'replan',
@@ -548,80 +527,21 @@ export class DocTreeAgent {
     };
   }
 
-  /** The per-question state of the agent cards: observation through the memory, reads and verdicts traced. */
+  /** The per-question state of the agent cards (see {@link createCardSession}). */
   #cardSession(question: string, decision: RouterDecision, trace: TraceRecorder, session: MemorySession, signal: AbortSignal | undefined): AgentCardSession {
-    const reads: ReadRecord[] = [];
-    const verdicts: JudgeVerdict[] = [];
-    const visual = new Map<string, Observation>();
-    const memory = this.memory;
-    const index = this.index;
-    const offlineObserver = this.#observer;
-    const vision = this.#vision;
-    let vlmObserver: Observer | undefined;
-    const warn = (w: { code: string; message: string; nodeId?: string }): void => void trace.record({ type: 'warning', message: `${w.code}: ${w.message}` });
-    return {
+    return createCardSession({
       question,
       decision,
+      trace,
+      session,
+      memory: this.memory,
+      index: this.index,
+      observer: this.#observer,
+      ...(this.#vision ? { vision: this.#vision } : {}),
       ...(signal ? { signal } : {}),
       // A calibrated agent decides itself whether a weak answer is worth giving (and records it as read when fitting).
       abstain: this.#calibrator?.mode === 'apply' || this.#calibrator?.mode === 'record' ? 'caller' : 'reader',
-      reads,
-      verdicts,
-      async observe(nodeIds, observeOptions = {}) {
-        const context = { question, ...(signal ? { signal } : {}), onWarning: warn };
-        let observed: Map<string, Observation>;
-        let cachedCount = 0;
-        if (observeOptions.vlm && vision) {
-          const missing = nodeIds.filter((id) => !visual.has(id));
-          cachedCount = nodeIds.length - missing.length;
-          if (missing.length > 0) {
-            vlmObserver ??= new Observer({ image: { vlm: vision.client, ...(vision.renderer ? { renderer: vision.renderer } : {}), ...(vision.sourcePdf ? { sourcePdf: vision.sourcePdf } : {}) } });
-            for (const o2 of await vlmObserver.observe(missing, index, context)) visual.set(o2.node_id, o2);
-          }
-          observed = visual;
-        } else {
-          const wanted = nodeIds.filter((id) => !visual.has(id));
-          const { cached, missing } = memory.cachedObservations(wanted);
-          cachedCount = cached.size;
-          if (missing.length > 0) {
-            const fresh = await offlineObserver.observe(missing, index, context);
-            const byId = new Map(fresh.map((o2) => [o2.node_id, o2]));
-            memory.rememberObservations(byId);
-            for (const [id, o2] of byId) cached.set(id, o2);
-          }
-          observed = new Map([...cached, ...[...visual].filter(([id]) => nodeIds.includes(id))]);
-        }
-        const out = nodeIds.flatMap((id) => (observed.has(id) ? [observed.get(id)!] : []));
-        const seen = out.filter((o2) => session.visited(o2.node_id)).length;
-        trace.record({
-          type: 'observe',
-          n_hits: out.length,
-          hits: out.slice(0, 100).map((o2) => ({ node_id: o2.node_id, page_idx: o2.page - 1, score: 1 })),
-          message: `${out.length} node(s) observed${observeOptions.vlm ? ' with the vision model' : ''}: ${cachedCount} from memory, ${seen} seen in an earlier pass`,
-          data: { requested: nodeIds.length, from_memory: cachedCount, seen_before: seen, vlm: Boolean(observeOptions.vlm) },
-        });
-        return out;
-      },
-      addRead(record) {
-        reads.push(record);
-        const r = record.result;
-        trace.record({
-          type: 'read',
-          message: `${record.reader}: ${JSON.stringify(r.answer).slice(0, 200)} (${r.answer_format}, confidence ${r.confidence.toFixed(2)})`,
-          n_hits: r.support.length,
-          hits: r.support.slice(0, 20).map((s) => ({ node_id: s.node_id, page_idx: s.page - 1, score: Math.round(r.confidence * 1e6) / 1e6 })),
-          data: { reader: record.reader, answer_format: r.answer_format, confidence: r.confidence, observations: record.observations.length, notes: (r.notes ?? []).slice(0, 12) },
-        });
-      },
-      addVerdict(verdict) {
-        verdicts.push(verdict);
-        trace.record({
-          type: 'judge',
-          message: `${verdict.judge}: ${verdict.action} (score ${verdict.score.toFixed(2)})`,
-          data: { judge: verdict.judge, pass: verdict.pass, score: verdict.score, action: verdict.action, failures: verdict.failures, notes: verdict.notes ?? [] },
-        });
-      },
-    };
+    });
   }
 
   /** The page lanes over the whole document, as the lane ablation allows (`sparse`: no dense page score, `dense`: dense only). */
