@@ -43,7 +43,7 @@ describe('doctree ask and doctree trace', () => {
     expect(await run(['ask', 'northwind.pdf', QUESTION, '--trace', 'out/trace.json'], io)).toBe(0);
     expect(io.out).toMatch(/^Answer: 2140 {2}\(Int\)\nConfidence: 0\.\d\d \(probability the answer is right\)\nSupporting pages: 1\n {2}p\.1 {2}\S+ {2}".*2,140 people.*"/);
     expect(io.out).toContain('Path taken (plan → tools → evidence):');
-    expect(io.out).toMatch(/route +\w+ \(rules\)/);
+    expect(io.out).toMatch(/route +\w+ \(rules; domain pack \w+, \w+\)/);
     expect(io.out).toMatch(/\d+\. bm25_node\.search ok \d+ hits/);
     expect(io.out).toMatch(/reader\.answer ok 1 hits/);
     expect(io.err).toBe('');
