@@ -3,7 +3,10 @@ import { parseCaptionLabel } from '../builder/labels.js';
 import type { PdfGraphics } from './pdf-graphics.js';
 import { FURNITURE_BAND } from './pdf-layout.js';
 import type { PdfLine } from './pdf-lines.js';
-import { boxesOverlap, groupRows, ruleBox } from './pdf-tables.js';
+import { boxesOverlap, groupRows, ruleBox } from './pdf-table-grid.js';
+import type { PdfFigureRegion } from './pdf-region-types.js';
+
+export type { PdfFigureRegion } from './pdf-region-types.js';
 
 /**
  * Figure detection from page graphics: painted images (image XObjects, inline images, image
@@ -15,15 +18,6 @@ import { boxesOverlap, groupRows, ruleBox } from './pdf-tables.js';
  * later from the text blocks. Pure functions; PDF points, top-left origin.
  */
 
-/** A figure found on a page. */
-export interface PdfFigureRegion {
-  kind: 'figure';
-  bbox: BBox;
-  /** `xobject` when it holds a raster image, `vector` when it is drawn. */
-  source: 'xobject' | 'vector';
-  /** Text lines inside the figure (labels); they leave the text flow. */
-  lines: PdfLine[];
-}
 
 /** Options of {@link findFigures}. */
 export interface FindFiguresOptions {

@@ -1,6 +1,5 @@
-import type { PdfFigureRegion } from './pdf-figures.js';
+import type { PdfFigureRegion, PdfTableRegion } from './pdf-region-types.js';
 import type { PdfLine } from './pdf-lines.js';
-import type { PdfTableRegion } from './pdf-tables.js';
 
 /**
  * Placeholder lines for tables and figures: a region found on a page takes part in the page layout

@@ -7,7 +7,8 @@ import { detectGutter, dominantSize, furnitureBand } from './pdf-layout.js';
 import type { PdfLine } from './pdf-lines.js';
 import { regionLine } from './pdf-region-line.js';
 import type { PdfRegion } from './pdf-region-line.js';
-import { boxesOverlap, findTables, groupRows, peelTitleRows, tableFromLines } from './pdf-tables.js';
+import { boxesOverlap, groupRows } from './pdf-table-grid.js';
+import { findTables, peelTitleRows, tableFromLines } from './pdf-tables.js';
 
 /**
  * Tables and figures of one page, put together: which pages need their graphics read (the

@@ -1,6 +1,9 @@
 import type { BBox } from '@doctree/schema';
 import type { PdfLine, PdfSpan } from './pdf-lines.js';
-import { findBorderlessTables, findTables, groupRows, inferColumns, isNumericCell, mergeRules, peelTitleRows } from './pdf-tables.js';
+import { findBorderlessTables } from './pdf-borderless-tables.js';
+import { mergeRules } from './pdf-ruled-tables.js';
+import { groupRows, inferColumns, isNumericCell } from './pdf-table-grid.js';
+import { findTables, peelTitleRows } from './pdf-tables.js';
 import type { PdfTableRegion } from './pdf-tables.js';
 
 /** A span of `text` at x, on the baseline y, about 0.5 em per character wide. */
