@@ -34,10 +34,11 @@ export function reportTables(file: MetricsFile): ReportTable[] {
     note: 'Recall@k: share of a question’s gold evidence pages among the first k distinct pages the system ranked, averaged over questions that have gold pages. Hit@k: at least one gold page in the first k. MRR: mean of 1/rank of the first gold page.',
   });
   const judged = file.systems.some((m) => m.overall.llm_judged_accuracy !== undefined);
+  const llmRun = file.systems.some((m) => m.llm_failures !== undefined && m.llm_failures.calls > 0);
   tables.push({
     id: 'answers',
     title: 'Answers',
-    headers: ['System', 'Questions', 'Accuracy', 'F1', ...(judged ? ['LLM-judged accuracy', 'Judge fallbacks'] : []), 'Errors'],
+    headers: ['System', 'Questions', 'Accuracy', 'F1', ...(judged ? ['LLM-judged accuracy', 'Judge fallbacks'] : []), 'Errors', ...(llmRun ? ['Failed LLM calls', 'Questions answered offline'] : [])],
     rows: file.systems.map((m) => [
       systemLabel(m),
       count(m.overall.n),
@@ -45,6 +46,7 @@ export function reportTables(file: MetricsFile): ReportTable[] {
       percent(m.overall.f1),
       ...(judged ? [percent(m.overall.llm_judged_accuracy), count(m.judge?.fallbacks)] : []),
       count(m.errors ?? 0),
+      ...(llmRun ? [m.llm_failures ? `${m.llm_failures.failed_calls} of ${m.llm_failures.calls}` : '–', m.llm_failures ? `${m.llm_failures.questions_fallen_back} of ${m.llm_failures.questions}` : '–'] : []),
     ]),
     note: 'Accuracy and F1 follow MMLongBench-Doc’s rules per answer format (Int exact, Float within 1 %, Str by ANLS ≥ 0.5, List item by item, None for unanswerable); open (FinanceBench) answers are matched on their numbers with units and scale.',
   });

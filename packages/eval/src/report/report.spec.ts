@@ -37,6 +37,15 @@ describe('Markdown report', () => {
     expect(md).toMatch(/## Reliability diagram\n/);
   });
 
+  it('says how many LLM calls failed and how many questions were answered offline instead, when the run used an LLM', () => {
+    const first = result.metrics.systems[0]!;
+    const failing = { ...result.metrics, systems: [{ ...first, llm_failures: { calls: 12, failed_calls: 12, questions_fallen_back: 3, questions: 3, codes: { LLM_UNAVAILABLE: 12 } } }, ...result.metrics.systems.slice(1)] };
+    const md = renderMarkdownReport(failing);
+    expect(md).toMatch(/\| System \| Questions \| Accuracy \| F1 \| Errors \| Failed LLM calls \| Questions answered offline \|/);
+    expect(md).toMatch(/\| 12 of 12 \| 3 of 3 \|/);
+    expect(renderMarkdownReport(result.metrics)).not.toMatch(/Failed LLM calls/);
+  });
+
   it('groups ablations under their base with deltas', async () => {
     const md = await readFile(join(dir, 'report.md'), 'utf8');
     expect(md).toMatch(/## Ablations\n\n\| System \| Ablates \| Recall@5 \| Δ Recall@5 \|/);
