@@ -4,7 +4,7 @@
 export { checkPdfEngine } from './pdf/pdf-engine.js';
 export type { PdfEngineStatus } from './pdf/pdf-engine.js';
 export { ensurePdfRuntime } from './pdf/pdf-runtime.js';
-export { writeSimplePdf } from './pdf/simple-pdf-writer.js';
+export { writePdfWithStreams, writeSimplePdf } from './pdf/simple-pdf-writer.js';
 export type { PdfPageSpec, PdfShape, PdfTextRun, SimplePdfOptions, SimplePdfOutlineEntry } from './pdf/simple-pdf-writer.js';
 export { adaptPdf, ADAPT_PDF_DEFAULTS, PDF_ADAPTER_GENERATOR } from './pdf/pdf-adapter.js';
 export type { AdaptPdfOptions, PdfOcrStats } from './pdf/pdf-adapter.js';

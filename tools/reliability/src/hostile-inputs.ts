@@ -7,38 +7,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeflate } from 'node:zlib';
-import { writeSimplePdf } from '@doctree/ingest';
-
-/** A one-page PDF with extra stream objects (xref offsets exact), drawing `content`. */
-export function pdfWithStreams(streams: Array<{ dict: string; data: Buffer }>, content = 'BT /F1 12 Tf 72 720 Td (Hostile input) Tj ET'): Buffer {
-  const parts: Buffer[] = [];
-  const offsets: number[] = [];
-  let length = 0;
-  const push = (chunk: Buffer | string): void => {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
-    parts.push(buffer);
-    length += buffer.length;
-  };
-  const object = (n: number, body: Array<Buffer | string>): void => {
-    offsets[n] = length;
-    push(`${n} 0 obj\n`);
-    for (const piece of body) push(piece);
-    push('\nendobj\n');
-  };
-  push('%PDF-1.4\n');
-  const xobjects = streams.map((_, i) => `/X${6 + i} ${6 + i} 0 R`).join(' ');
-  object(1, ['<< /Type /Catalog /Pages 2 0 R >>']);
-  object(2, ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>']);
-  object(3, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << ${xobjects} >> >> /Contents 4 0 R >>`]);
-  object(4, [`<< /Length ${content.length} >>\nstream\n${content}\nendstream`]);
-  object(5, ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
-  streams.forEach((s, i) => object(6 + i, [`<< ${s.dict} /Length ${s.data.length} >>\nstream\n`, s.data, '\nendstream']));
-  const xref = length;
-  const count = 6 + streams.length;
-  push(`xref\n0 ${count}\n0000000000 65535 f \n${Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`).join('')}`);
-  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  return Buffer.concat(parts);
-}
+import { writePdfWithStreams, writeSimplePdf } from '@doctree/ingest';
 
 /** `bytes` zero bytes deflated at level 9, streamed (1 GiB becomes ~1 MB without holding 1 GiB). */
 export async function zeroBomb(bytes: number): Promise<Buffer> {
@@ -62,14 +31,14 @@ export async function zeroBomb(bytes: number): Promise<Buffer> {
 /** A PDF whose page draws a form XObject that decodes to `decodedBytes` zero bytes (a Flate bomb). */
 export async function flateBombPdf(decodedBytes: number): Promise<Buffer> {
   const data = await zeroBomb(decodedBytes);
-  return pdfWithStreams([{ dict: '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode', data }], 'BT /F1 12 Tf 72 720 Td (Bomb) Tj ET /X6 Do');
+  return writePdfWithStreams([{ dict: '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode', data }], 'BT /F1 12 Tf 72 720 Td (Bomb) Tj ET /X6 Do');
 }
 
 /** A PDF with one image of `side` × `side` grey pixels (its data a small bomb: only the dictionary is huge). */
 export async function hugeImagePdf(side: number): Promise<Buffer> {
   const data = await zeroBomb(Math.min(side * side, 64 << 20));
   const image = { dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, data };
-  return pdfWithStreams([image], 'BT /F1 12 Tf 72 720 Td (A page with a huge image) Tj ET q 400 0 0 400 72 200 cm /X6 Do Q');
+  return writePdfWithStreams([image], 'BT /F1 12 Tf 72 720 Td (A page with a huge image) Tj ET q 400 0 0 400 72 200 cm /X6 Do Q');
 }
 
 /** A PDF of `pages` pages without a text layer (one small filled square each, as a scan shows). */

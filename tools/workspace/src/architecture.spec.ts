@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { REPO_ROOT, shippedSources } from './repo-sources.js';
 
-const root = join(__dirname, '..', '..', '..');
+const root = REPO_ROOT;
+const sources = shippedSources;
 
 /** Repository paths a Markdown text names in backticks (`packages/…`, `apps/…`, `tools/…`, `docs/…`). */
 function namedPaths(markdown: string): string[] {
@@ -10,16 +12,6 @@ function namedPaths(markdown: string): string[] {
   return [...out];
 }
 
-/** Shipped TypeScript sources (not specs, fixtures, generated models or build output) under a folder. */
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name === '__fixtures__') continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 describe('ARCHITECTURE.md', () => {
   const text = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');

@@ -1,18 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { REPO_ROOT, shippedSources } from './repo-sources.js';
 
-const root = join(__dirname, '..', '..', '..');
+const root = REPO_ROOT;
+const sources = shippedSources;
 
-/** Shipped sources of a package or app (specs, fixtures and build output left out). */
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name === '__fixtures__') continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** Relative modules a source imports at run time (`import type` / `export type` do not load anything). */
 function runtimeImports(file: string, withTypes = false): string[] {

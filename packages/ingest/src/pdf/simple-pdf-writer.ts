@@ -239,3 +239,37 @@ export function writeSimplePdf(pages: readonly PdfPageSpec[], options: SimplePdf
   body += `trailer\n<< /Size ${objects.length + 1} /Root ${catalogId} 0 R${infoId ? ` /Info ${infoId} 0 R` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(body, 'latin1'));
 }
+
+/**
+ * A one-page PDF whose extra objects are the given stream dictionaries and data (xref offsets exact), drawing
+ * `content` in Helvetica: for tests of what a PDF's streams hold (decompression bombs, huge images).
+ */
+export function writePdfWithStreams(streams: Array<{ dict: string; data: Buffer }>, content = 'BT /F1 12 Tf 72 720 Td (Hello) Tj ET'): Buffer {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const push = (chunk: Buffer | string): void => {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    parts.push(buffer);
+    length += buffer.length;
+  };
+  const object = (n: number, body: Array<Buffer | string>): void => {
+    offsets[n] = length;
+    push(`${n} 0 obj\n`);
+    for (const piece of body) push(piece);
+    push('\nendobj\n');
+  };
+  push('%PDF-1.4\n');
+  const xobjects = streams.map((_, i) => `/X${6 + i} ${6 + i} 0 R`).join(' ');
+  object(1, ['<< /Type /Catalog /Pages 2 0 R >>']);
+  object(2, ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>']);
+  object(3, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << ${xobjects} >> >> /Contents 4 0 R >>`]);
+  object(4, [`<< /Length ${content.length} >>\nstream\n${content}\nendstream`]);
+  object(5, ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
+  streams.forEach((s, i) => object(6 + i, [`<< ${s.dict} /Length ${s.data.length} >>\nstream\n`, s.data, '\nendstream']));
+  const xref = length;
+  const count = 6 + streams.length;
+  push(`xref\n0 ${count}\n0000000000 65535 f \n${Array.from({ length: count - 1 }, (_, i) => `${String(offsets[i + 1]).padStart(10, '0')} 00000 n \n`).join('')}`);
+  push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
+}
