@@ -12,6 +12,8 @@ const EXAMPLE = join(__dirname, '../../../examples/experiments/dev-comparison.js
 const captureIo = (cwd: string, isTty = false): CapturedIo => captureCommandIo({ cwd, isTty });
 
 describe('doctree-eval-runner', () => {
+  // End-to-end runs of the agent and the baselines: a safety bound for a loaded CI machine, not a speed test.
+  jest.setTimeout(60_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-eval-runner-'));

@@ -22,6 +22,8 @@ const byRole = (request: RecordedChatRequest): ScriptedChatReply => {
 };
 
 describe('doctree ask and doctree trace', () => {
+  // End-to-end runs of the agent and the baselines: a safety bound for a loaded CI machine, not a speed test.
+  jest.setTimeout(60_000);
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-cli-ask-'));

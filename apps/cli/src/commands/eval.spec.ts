@@ -15,6 +15,8 @@ const captureIo = (cwd: string, isTty = false): CapturedIo => capture(cwd, ENV, 
 const lines = (file: string): string[] => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('doctree eval', () => {
+  // End-to-end runs of the agent and the baselines: a safety bound for a loaded CI machine, not a speed test.
+  jest.setTimeout(60_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-cli-eval-'));
