@@ -44,6 +44,8 @@ import {
 const agents = await importDist('agents');
 const evalPkg = await importDist('eval');
 const FEATURES = agents.CALIBRATION_FEATURES;
+/** Sign constraints of the features (`--free-signs` fits without them, for comparison). */
+const SIGNS = flag('free-signs') ? { answer: {}, refuse: {} } : agents.CALIBRATION_FEATURE_SIGNS;
 const NOT_ANSWERABLE = 'Not answerable';
 
 const docsDir = resolve(root, option('docs', 'data/eval-docs'));
@@ -134,8 +136,8 @@ async function collect(questions) {
 function fitModels(rows, lambda) {
   const answered = rows.filter((r) => r.raw.format !== 'None');
   const models = {
-    answer: fitLogistic(answered.map((r) => r.x), answered.map((r) => r.answer_score), FEATURES, { lambda }),
-    refuse: fitLogistic(rows.map((r) => r.x), rows.map((r) => r.refuse_score), FEATURES, { lambda }),
+    answer: fitLogistic(answered.map((r) => r.x), answered.map((r) => r.answer_score), FEATURES, { lambda, signs: SIGNS.answer }),
+    refuse: fitLogistic(rows.map((r) => r.x), rows.map((r) => r.refuse_score), FEATURES, { lambda, signs: SIGNS.refuse }),
     refuse_margin: 0,
   };
   const answerable = rows.filter((r) => r.answerable).length || 1;

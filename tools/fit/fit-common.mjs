@@ -127,7 +127,9 @@ export function nestedCrossValidation(rows, grid, { folds, seed, fit, rowLoss, p
  * Logistic regression with L2 (not on the bias), full-batch Adam. `x`: feature rows (arrays), `y`: labels in 0..1
  * (soft labels allowed). Returns `{ bias, weights }` (weights by feature name).
  */
-export function fitLogistic(x, y, names, { lambda = 0.01, epochs = 400, rate = 0.05 } = {}) {
+export function fitLogistic(x, y, names, { lambda = 0.01, epochs = 400, rate = 0.05, signs = {} } = {}) {
+  // Sign constraints (projected Adam): a feature whose direction is known by construction never gets the other sign.
+  const sign = names.map((f) => (Object.hasOwn(signs, f) ? Math.sign(signs[f]) : 0));
   const d = names.length;
   const w = new Float64Array(d + 1);
   const m = new Float64Array(d + 1);
@@ -147,6 +149,7 @@ export function fitLogistic(x, y, names, { lambda = 0.01, epochs = 400, rate = 0
       m[j] = 0.9 * m[j] + 0.1 * grad;
       v[j] = 0.999 * v[j] + 0.001 * grad * grad;
       w[j] -= (rate * (m[j] / (1 - 0.9 ** t))) / (Math.sqrt(v[j] / (1 - 0.999 ** t)) + 1e-8);
+      if (j < d && sign[j] !== 0 && Math.sign(w[j]) === -sign[j]) w[j] = 0;
     }
   }
   return { bias: round4(w[d]), weights: Object.fromEntries(names.map((f, j) => [f, round4(w[j])])) };

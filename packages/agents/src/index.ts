@@ -82,7 +82,7 @@ export { JUDGER_SYSTEM_PROMPT, LLM_JUDGER_DEFAULTS, LlmJudger } from './judger/l
 export type { LlmJudgerOptions } from './judger/llm-judger.js';
 export { FINALIZE_ANSWER_DEFAULTS, finalizeAnswer } from './finalizer/finalize-answer.js';
 export { AnswerCalibrator, calibratedAnswer, calibrationDecision, documentLacksAsked } from './finalizer/answer-calibrator.js';
-export { AnswerCalibrationModelSchema, CALIBRATION_FEATURES, parseAnswerCalibrationModel } from './finalizer/answer-calibration-schema.js';
+export { AnswerCalibrationModelSchema, CALIBRATION_FEATURE_SIGNS, CALIBRATION_FEATURES, parseAnswerCalibrationModel } from './finalizer/answer-calibration-schema.js';
 export type { AnswerCalibrationModel, CalibrationFeature } from './finalizer/answer-calibration-schema.js';
 export { DocumentWords, documentLacks, namesIn, yearsIn } from './finalizer/document-lacks.js';
 export type { DocumentLacks, DocumentLacksOptions } from './finalizer/document-lacks.js';

@@ -30,6 +30,40 @@ export const CALIBRATION_FEATURES = [
   'type_unanswerable',
   'computed_answer',
 ] as const;
+/**
+ * The direction each feature can push, by construction (+1 raises, −1 lowers the probability): more reader confidence,
+ * a passing judge, better page agreement or coverage, a computed answer never make the answer less likely right; what
+ * the document lacks never makes it more likely right, and never makes "the document does not say" less likely. The
+ * fitting script constrains the weights to these signs (features not listed are free), so that a model fitted on one
+ * set of documents cannot learn a confound backwards (say, "questions fully covered by a page are rarely right").
+ */
+export const CALIBRATION_FEATURE_SIGNS: Readonly<{ answer: Readonly<Record<string, 1 | -1>>; refuse: Readonly<Record<string, 1 | -1>> }> = Object.freeze({
+  answer: Object.freeze({
+    reader_confidence: 1,
+    judge_score: 1,
+    judge_failed: -1,
+    support_rank: 1,
+    support_count: 1,
+    page_top_score: 1,
+    page_margin: 1,
+    best_coverage: 1,
+    missing_terms: -1,
+    missing_years: -1,
+    missing_names: -1,
+    page_out_of_range: -1,
+    computed_answer: 1,
+  }),
+  refuse: Object.freeze({
+    reader_refused: 1,
+    best_coverage: -1,
+    page_top_score: -1,
+    missing_terms: 1,
+    missing_years: 1,
+    missing_names: 1,
+    page_out_of_range: 1,
+  }),
+});
+
 /** One of {@link CALIBRATION_FEATURES}. */
 export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
 
