@@ -38,4 +38,7 @@ export type { RetrieveRequest, Retriever } from "./interfaces/retriever.js";
 export type { ChatMessage, ChatRequest, ChatReply, ChatModelClient } from "./interfaces/chat-model.js";
 export type { ToolOutput, ToolCard } from "./interfaces/tool-card.js";
 export type { AnswerReader, ComputedOperand, ComputedValue, ReadRequest, ReadResult } from "./interfaces/answer-reader.js";
+export type { QuestionRouter, QuestionRouteOptions, RouteDomainPack } from "./interfaces/question-router.js";
+export type { QueryPlanner, QueryPlanOptions } from "./interfaces/query-planner.js";
+export type { AnswerJudger, JudgeAction, JudgeCheck, JudgeFailure, JudgeRequest, JudgeVerdict } from "./interfaces/answer-judger.js";
 export { ensureArrayBufferTransfer } from "./pdf-runtime.js";

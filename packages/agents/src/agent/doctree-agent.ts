@@ -1,5 +1,5 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
-import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
+import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, QueryPlanner, QuestionRouter, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
 import { detectDomainPack, type CompiledDomainPack, type DomainPackChoice } from '@doctree/toolhub';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
 import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
@@ -13,13 +13,11 @@ import type { AnswerJudger, JudgeVerdict } from '../judger/answer-judger.js';
 import { LlmJudger } from '../judger/llm-judger.js';
 import { RuleJudger } from '../judger/rule-judger.js';
 import { Observer, type ObserverOptions } from '../observer/observe.js';
-import type { BasePlanner } from '../planner/base-planner.js';
 import { PLANNER_TOOL_IDS, type PlanFlag } from '../planner/plan-vocabulary.js';
 import { replan } from '../planner/replan.js';
 import { blankDecision, TemplatePlanner } from '../planner/template-planner.js';
 import { ExtractiveReader } from '../reader/extractive-reader.js';
 import { LlmReader } from '../reader/llm-reader.js';
-import type { BaseRouter } from '../router/base-router.js';
 import { LlmRouter } from '../router/llm-router.js';
 import { RuleRouter } from '../router/rule-router.js';
 import { answersComputedValue, createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
@@ -31,7 +29,7 @@ import { runPlanSteps, type StepOutcome } from './step-runner.js';
 import { runWithLlmTrace, TracedChatClient } from './traced-chat-client.js';
 
 /** How the agent routes questions (the eval's router ablation, or a router of your own). */
-export type RouterChoice = 'auto' | 'rules' | 'single-template' | BaseRouter;
+export type RouterChoice = 'auto' | 'rules' | 'single-template' | QuestionRouter;
 
 /** Options of {@link DocTreeAgent}. Every component is injectable; defaults follow the mode (offline or with `chat`). */
 export interface DocTreeAgentOptions {
@@ -49,7 +47,7 @@ export interface DocTreeAgentOptions {
    */
   router?: RouterChoice;
   /** Planner. Default a {@link TemplatePlanner} (`ctxTokens`, vision steps when `vision` is set). */
-  planner?: BasePlanner;
+  planner?: QueryPlanner;
   /** Template planner used by REPLAN's `switch_template` fallbacks. Default the planner when it is one, else a new one. */
   templates?: TemplatePlanner;
   /** Reader. Default an {@link LlmReader} (extractive fallback) with `chat`, else an {@link ExtractiveReader}. */
@@ -226,8 +224,8 @@ const JUDGER_ID = 'judger.verify';
  */
 export class DocTreeAgent {
   readonly index: DocIndex;
-  readonly router: BaseRouter | undefined;
-  readonly planner: BasePlanner;
+  readonly router: QuestionRouter | undefined;
+  readonly planner: QueryPlanner;
   readonly reader: AnswerReader;
   readonly judger: AnswerJudger;
   readonly memory: AgentMemory;

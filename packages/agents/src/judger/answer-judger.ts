@@ -1,49 +1,11 @@
-import { DocTreeError, type Observation, type ReadResult, type RouterDecision, type TokenUsage } from '@doctree/schema';
+import { DocTreeError } from '@doctree/schema';
+import type { AnswerJudger, JudgeAction, JudgeFailure, JudgeRequest, JudgeVerdict } from '@doctree/schema';
 
-/** What a judger checks. */
-export type JudgeCheck = 'format' | 'unit' | 'time' | 'entailment' | 'support' | 'evidence' | 'model';
-
-/** One failed check. */
-export interface JudgeFailure {
-  check: JudgeCheck;
-  /** `major` failures fail the verdict; `minor` ones only lower its score. */
-  severity: 'major' | 'minor';
-  message: string;
-}
-
-/** What to do with a read result: keep it, answer again with another reader, or look for other evidence. */
-export type JudgeAction = 'accept' | 'fallback' | 'replan';
-
-/** A judger's verdict on a read result. */
-export interface JudgeVerdict {
-  pass: boolean;
-  /** In [0, 1]; 1 when every check passed. */
-  score: number;
-  failures: JudgeFailure[];
-  action: JudgeAction;
-  /** Id of the judger that decided. */
-  judge: string;
-  /** Model tokens spent, when a model was asked. */
-  usage?: TokenUsage;
-  notes?: string[];
-}
-
-/** What a judger is asked to verify. */
-export interface JudgeRequest {
-  question: string;
-  decision?: RouterDecision;
-  /** The observations the reader saw. */
-  observations: readonly Observation[];
-  result: ReadResult;
-  signal?: AbortSignal;
-}
-
-/** Verifies a reader's answer against the question, the router's decision and the observations. */
-export interface AnswerJudger {
-  /** Stable identifier recorded in traces, e.g. `rules-v1` or `llm:gpt-4o-mini`. */
-  readonly id: string;
-  judge(request: JudgeRequest): Promise<JudgeVerdict>;
-}
+/**
+ * The judger interface and its types live in `@doctree/schema` (`interfaces/answer-judger.ts`); re-exported here so
+ * imports from the judger module keep working.
+ */
+export type { AnswerJudger, JudgeAction, JudgeCheck, JudgeFailure, JudgeRequest, JudgeVerdict } from '@doctree/schema';
 
 /** What {@link BaseJudger} reports after each verdict. */
 export interface JudgeEvent {

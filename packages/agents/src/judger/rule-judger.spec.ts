@@ -7,6 +7,9 @@ import { supportFor } from '../reader/observation-text.js';
 import type { JudgeEvent } from './answer-judger.js';
 import { LlmJudger } from './llm-judger.js';
 import { RuleJudger } from './rule-judger.js';
+import { runJudgerConformance } from '../testing/judger-conformance.js';
+
+runJudgerConformance('RuleJudger', (options) => new RuleJudger(options));
 
 const index = reportIndex();
 const CAPEX_2018 = 'What is the FY2018 capital expenditure amount (in USD millions)?';

@@ -1,15 +1,11 @@
 import { DocTreeError, RouterDecisionSchema, StrategyPlanSchema, formatIssues } from '@doctree/schema';
-import type { DocTreeErrorCode, RouterDecision, StrategyPlan } from '@doctree/schema';
+import type { DocTreeErrorCode, QueryPlanOptions, QueryPlanner, RouterDecision, StrategyPlan } from '@doctree/schema';
 
 import { PLANNER_TOOL_IDS, PLAN_VARIABLES, RETRIEVAL_TOOL_IDS, parsePlanCondition, referencedVariables } from './plan-vocabulary.js';
 import { carryAnalysis } from '../analysis/question-analysis.js';
 
-/** Per-call options of {@link BasePlanner.plan}. */
-export interface PlanOptions {
-  /** The question as asked, for planners that read it (the LLM planner shows it to the model, fenced as data). */
-  question?: string;
-  signal?: AbortSignal;
-}
+/** Per-call options of {@link BasePlanner.plan}: those of the `QueryPlanner` interface of `@doctree/schema`. */
+export type PlanOptions = QueryPlanOptions;
 
 /** Why a planner fell back to its template plan. */
 export interface PlannerFallback {
@@ -65,7 +61,7 @@ export const BASE_PLANNER_DEFAULTS = { knownTools: PLANNER_TOOL_IDS } as const s
  * }
  * ```
  */
-export abstract class BasePlanner {
+export abstract class BasePlanner implements QueryPlanner {
   /** Name reported in traces. */
   abstract readonly name: string;
   readonly #options: Required<Pick<BasePlannerOptions, 'knownTools'>> & Pick<BasePlannerOptions, 'onPlan'>;

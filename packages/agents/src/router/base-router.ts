@@ -1,17 +1,15 @@
 import { DocTreeError, RouterDecisionSchema, formatIssues } from '@doctree/schema';
-import type { DocTreeErrorCode, QuestionAnalysis, RouterDecision } from '@doctree/schema';
+import type { DocTreeErrorCode, QuestionAnalysis, QuestionRouteOptions, QuestionRouter, RouterDecision } from '@doctree/schema';
 import type { CompiledDomainPack } from '@doctree/toolhub';
 import { analyzeQuestion, attachAnalysis, legacyDomainPack } from '../analysis/question-analysis.js';
 
-/** Per-call options of {@link BaseRouter.route}. */
-export interface RouteOptions {
-  /** Pages of the document, when known (resolves "last page", flags hints beyond the end). */
-  pageCount?: number;
-  signal?: AbortSignal;
+/**
+ * Per-call options of {@link BaseRouter.route}: those of the `QuestionRouter` interface of `@doctree/schema`, with the
+ * pack typed as the compiled domain pack of `@doctree/toolhub` that the question analysis reads.
+ */
+export interface RouteOptions extends QuestionRouteOptions {
   /** The domain pack of the document (default: the router's). */
   pack?: CompiledDomainPack;
-  /** The question's analysis, when the caller made it (else the router analyses the question once, with the pack). */
-  analysis?: QuestionAnalysis;
 }
 
 /** Why a router fell back to its rule decision. */
@@ -66,7 +64,7 @@ export const BASE_ROUTER_DEFAULTS = { maxQuestionChars: 4000 } as const satisfie
  * }
  * ```
  */
-export abstract class BaseRouter {
+export abstract class BaseRouter implements QuestionRouter {
   /** Name reported in traces. */
   abstract readonly name: string;
   readonly #options: Required<Pick<BaseRouterOptions, 'maxQuestionChars'>> & Pick<BaseRouterOptions, 'onRoute' | 'pack'>;

@@ -1,0 +1,24 @@
+import type { RouterDecision, StrategyPlan } from '../agent.js';
+
+/** Per-call options of {@link QueryPlanner.plan}. */
+export interface QueryPlanOptions {
+  /** The question as asked, for planners that read it (an LLM planner shows it to the model, fenced as data). */
+  question?: string;
+  /** Cancels the planning (a model call included); a cancelled planning throws `DocTreeError` `CANCELLED`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Turns a router's decision into a {@link StrategyPlan}: retrieval stages, steps (extract, compute, read, judge),
+ * budgets and fallbacks. `@doctree/agents` implements it (`TemplatePlanner`, `LlmPlanner`, both on `BasePlanner`,
+ * whose public `plan` validates the decision and the plan and traces); the agent plans every question with one and
+ * REPLANs with its templates.
+ */
+export interface QueryPlanner {
+  /** Name reported in traces, e.g. `templates` or `llm`. */
+  readonly name: string;
+  /** Tool ids the planner's plans may name; callers that check plans use these (default: the agent's planner tools). */
+  readonly knownTools?: readonly string[];
+  /** Plans a routed question; the plan validates against `StrategyPlanSchema` and names only known tools. */
+  plan(decision: RouterDecision, options?: QueryPlanOptions): Promise<StrategyPlan>;
+}
