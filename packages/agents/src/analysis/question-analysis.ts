@@ -239,8 +239,8 @@ const ASKING = /^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|w
  *
  * @example
  * ```ts
- * askingSentence('Assume you are an analyst. Using the balance sheet: what is FY2018 net PPNE? Answer in billions.');
- * // 'what is FY2018 net PPNE?'
+ * askingSentence('You are reviewing a report. From the balance sheet: what is the FY2023 net PP&E? Answer in millions.');
+ * // 'what is the FY2023 net PP&E?'
  * ```
  */
 export function askingSentence(question: string): string {
@@ -527,7 +527,7 @@ function computeAnalysis(question: string, pack: CompiledDomainPack, pageCount: 
     sources: objects.filter((o) => o.kind === 'statement').map((o) => o.text),
     entities,
     // Rounding instructions and the names of statements (a source, kept in `objects`) are not what to look for.
-    // The asking sentence's words come first ("Assume you are an analyst. …: what is the FY2018 net PP&E?").
+    // The asking sentence's words come first ("You are reviewing a report. …: what is the FY2023 net PP&E?").
     keywords: questionKeywords(question.replace(/\bround(?:ed|ing)?\b[^.?!]*/gi, ' ')),
     concepts: named.map((c) => c.name),
     aliases: conceptQueryTerms(question, { concepts: pack.concepts, abbreviations: pack.abbreviations }),

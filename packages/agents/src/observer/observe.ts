@@ -79,7 +79,7 @@ export class Observer {
  *
  * @example
  * ```ts
- * const observations = await observe(['tab_1', 'img_2', 't_14'], index, { question: 'What was FY2018 capex?' });
+ * const observations = await observe(['tab_1', 'img_2', 't_14'], index, { question: 'What were capital expenditures in 2023?' });
  * ```
  */
 export function observe(nodeIds: readonly string[], index: ObservableIndex, options: ObserverOptions & ObserveContext = {}): Promise<Observation[]> {

@@ -49,8 +49,8 @@ const sameAnswer = (a: Candidate, b: Candidate): boolean => JSON.stringify(a.ans
  * @example
  * ```ts
  * const reader = new ExtractiveReader();
- * const result = await reader.read({ question: 'What was FY2018 capex (USD millions)?', observations });
- * // { answer: 1577, answer_format: 'Int', support: [{ node_id: 'tab_1', page: 60, snippet: 'Purchases of … | (1,577)' }] … }
+ * const result = await reader.read({ question: 'What were capital expenditures in 2023 (USD millions)?', observations });
+ * // { answer: 412, answer_format: 'Int', support: [{ node_id: 'tab_3', page: 41, snippet: 'Purchases of … | (412)' }] … }
  * ```
  */
 export class ExtractiveReader extends BaseReader {

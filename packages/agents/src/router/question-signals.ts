@@ -87,8 +87,8 @@ export function signalsFromAnalysis(a: QuestionAnalysis): QuestionSignals {
  *
  * @example
  * ```ts
- * extractSignals('What is the FY2018 capex (in USD millions) in the cash flow statement on page 60?');
- * // page_hints [60], years [2018], units ['$', 'millions'], objects [{ kind: 'statement', text: 'cash flow statement' }]
+ * extractSignals('What were FY2023 capital expenditures (in USD millions) in the cash flow statement on page 41?');
+ * // page_hints [41], years [2023], units ['$', 'millions'], objects [{ kind: 'statement', text: 'cash flow statement' }]
  * ```
  */
 export function extractSignals(question: string, options: ExtractSignalsOptions = {}): QuestionSignals {
