@@ -138,6 +138,31 @@ describe('doctree doctor', () => {
   });
 });
 
+describe('help', () => {
+  it('doctree <command> --help and -h print that command\'s usage with exit 0, for every command', async () => {
+    for (const command of ['ingest', 'index', 'ask', 'trace', 'eval', 'doctor']) {
+      for (const flag of ['--help', '-h']) {
+        const io = captureIo({});
+        expect(await run([command, flag], io)).toBe(0);
+        expect(io.out).toMatch(new RegExp(`^Usage:\\n  doctree ${command} `));
+        expect(io.err).toBe('');
+      }
+    }
+  });
+
+  it('an unknown configuration key is an error naming it, with the closest known key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctree-cli-config-'));
+    try {
+      writeFileSync(join(dir, 'doctree.config.json'), JSON.stringify({ agnet: { max_replans: 1 } }));
+      const io = captureIo({}, dir);
+      expect(await run(['doctor'], io)).not.toBe(0);
+      expect(io.err).toMatch(/\[CONFIG_INVALID\] .*unknown configuration key "agnet" \(hint: Did you mean "agent"\?\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('errors', () => {
   it('ends an unknown command with a one-line usage error and exit 2', async () => {
     const io = captureIo();

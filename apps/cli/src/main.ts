@@ -3,7 +3,7 @@ import { DocTreeError } from '@doctree/schema';
 import { assertOutputTarget, reportCommandFailure } from '@doctree/pipeline/command';
 import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
-import { ASK_USAGE, EVAL_USAGE, TRACE_USAGE } from './usage.js';
+import { ASK_USAGE, COMMAND_USAGE, DOCTOR_USAGE, EVAL_USAGE, INDEX_USAGE, INGEST_USAGE, TRACE_USAGE } from './usage.js';
 
 // Each command's module (and the packages it needs) is loaded when that command runs: `doctree ingest` does not load
 // the agents, the index or the eval harness.
@@ -11,17 +11,7 @@ import { ASK_USAGE, EVAL_USAGE, TRACE_USAGE } from './usage.js';
 const HELP = `doctree - explainable question answering over long PDFs
 
 Usage:
-  doctree ingest <file.pdf|content_list.json|file.md|folder>... [--out DIR] [--doc-id ID] [--password PW]
-                 [--middle middle.json] [--report] [--json]
-                 Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default);
-                 several files are ingested in one process, --jobs N|auto at a time (default auto: one per
-                 core; --doc-id and --middle need a single file)
-  doctree index <doc_dir|file> [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--force]
-                 [--out DIR] [--password PW] [--json]
-                 Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
-                 first (cached by content hash). A no-op when the document and the configuration are unchanged
-${ASK_USAGE}${TRACE_USAGE}${EVAL_USAGE}  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
-
+${INGEST_USAGE}${INDEX_USAGE}${ASK_USAGE}${TRACE_USAGE}${EVAL_USAGE}${DOCTOR_USAGE}
 Global options:
   --config FILE   configuration file (default: ./doctree.config.json when present)
   --json          machine-readable output
@@ -54,6 +44,12 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     }
     if (command === '-v' || command === '--version') {
       io.stdout(`${CLI_VERSION}\n`);
+      return 0;
+    }
+    // `doctree <command> --help` / `-h`: that command's usage, exit 0.
+    const usage = COMMAND_USAGE.get(command);
+    if (usage !== undefined && rest.some((a) => a === '-h' || a === '--help')) {
+      io.stdout(`Usage:\n${usage}\nGlobal options: --config FILE, --json, -h/--help, -v/--version (see doctree --help)\n`);
       return 0;
     }
     switch (command) {

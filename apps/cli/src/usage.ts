@@ -27,3 +27,32 @@ export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag
                  same command resumes an interrupted run. Systems: doctree, its ablations, rag, rag-hybrid,
                  bm25-pages. Documents are ingested into --docs (default data/eval)
 `;
+
+/** Usage lines of `doctree ingest` (part of the CLI help). */
+export const INGEST_USAGE = `  doctree ingest <file.pdf|content_list.json|file.md|folder>... [--out DIR] [--doc-id ID] [--password PW]
+                 [--middle middle.json] [--report] [--json]
+                 Build content lists and doctree.mm.json into DIR/<doc_id>/ (default DIR: data/default);
+                 several files are ingested in one process, --jobs N|auto at a time (default auto: one per
+                 core; --doc-id and --middle need a single file)
+`;
+
+/** Usage lines of `doctree index` (part of the CLI help). */
+export const INDEX_USAGE = `  doctree index <doc_dir|file> [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--force]
+                 [--out DIR] [--password PW] [--json]
+                 Build <doc_dir>/index/ (summaries, dense + BM25F sparse indexes, graph); a file is ingested
+                 first (cached by content hash). A no-op when the document and the configuration are unchanged
+`;
+
+/** Usage line of `doctree doctor` (part of the CLI help). */
+export const DOCTOR_USAGE = `  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
+`;
+
+/** Each command's usage, for `doctree <command> --help`. */
+export const COMMAND_USAGE: ReadonlyMap<string, string> = new Map([
+  ['ingest', INGEST_USAGE],
+  ['index', INDEX_USAGE],
+  ['ask', ASK_USAGE],
+  ['trace', TRACE_USAGE],
+  ['eval', EVAL_USAGE],
+  ['doctor', DOCTOR_USAGE],
+]);

@@ -2,6 +2,15 @@ import { REDACTED, configSecrets, redactSecrets, resolveConfig, OPENROUTER_BASE_
 import { DocTreeError } from './errors.js';
 
 describe('resolveConfig', () => {
+  it('refuses an unknown key by its path, with the closest known key as a hint', () => {
+    expect(() => resolveConfig({ file: { agnet: { max_replans: 1 } }, filePath: 'doctree.config.json', env: {} })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', message: 'unknown configuration key "agnet"', hint: 'Did you mean "agent"?', file: 'doctree.config.json' }),
+    );
+    expect(() => resolveConfig({ file: { agent: { max_replan: 1 } }, env: {} })).toThrow(expect.objectContaining({ hint: 'Did you mean "agent.max_replans"?' }));
+    expect(() => resolveConfig({ file: { zzzzzz: 1 }, env: {} })).toThrow(expect.objectContaining({ hint: expect.stringMatching(/^Known keys here: data_dir, llm, /) }));
+  });
+
+
   it('is offline with defaults when nothing is configured', () => {
     const { config, sources } = resolveConfig({ env: {} });
     expect(config.llm.provider).toBe('none');

@@ -163,6 +163,61 @@ export function configFromEnv(env: Record<string, string | undefined>): DocTreeC
   return out as DocTreeConfigInput;
 }
 
+/** A key of a configuration that the schema does not know, where it is, and the closest known key. */
+interface UnknownConfigKey {
+  path: string;
+  known: string[];
+  suggestion?: string;
+}
+
+/** The object schema inside defaults, optionals and nullables, if any. */
+function objectShape(schema: unknown): Record<string, unknown> | undefined {
+  let current = schema as { shape?: Record<string, unknown>; unwrap?: () => unknown } | undefined;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current.shape && typeof current.shape === 'object') return current.shape;
+    if (typeof current.unwrap !== 'function') return undefined;
+    current = current.unwrap() as typeof current;
+  }
+  return undefined;
+}
+
+/** Levenshtein distance, for "did you mean" (keys are short). */
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const kept = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = kept;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Keys of a configuration value that its schema does not know (a typo such as `agnet` would otherwise be dropped
+ * silently), with the closest known key when one is near. Record-valued settings (any keys allowed) are not walked.
+ */
+function unknownConfigKeys(value: unknown, schema: unknown, prefix = ''): UnknownConfigKey[] {
+  const shape = objectShape(schema);
+  if (!shape || !isPlain(value)) return [];
+  const known = Object.keys(shape);
+  const out: UnknownConfigKey[] = [];
+  for (const key of Object.keys(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (!Object.hasOwn(shape, key)) {
+      const scored = known.map((k) => ({ k, d: editDistance(key.toLowerCase(), k.toLowerCase()) })).sort((a, b) => a.d - b.d);
+      const best = scored[0];
+      out.push({ path, known, ...(best && best.d <= Math.max(2, Math.floor(key.length / 3)) ? { suggestion: prefix ? `${prefix}.${best.k}` : best.k } : {}) });
+      continue;
+    }
+    out.push(...unknownConfigKeys((value as Plain)[key], shape[key], path));
+  }
+  return out;
+}
+
 /**
  * Resolves the configuration: defaults < `doctree.config.json` < environment < overrides.
  * Throws `CONFIG_INVALID` naming the field.
@@ -177,6 +232,14 @@ export function resolveConfig(options: ResolveConfigOptions = {}): ResolvedConfi
   const envValue = configFromEnv(options.env ?? {}) as Plain;
   const overrides = (options.overrides ?? {}) as Plain;
   const merged = deepMerge(deepMerge(fileValue, envValue), overrides);
+  const unknown = unknownConfigKeys(merged, DocTreeConfigSchema);
+  if (unknown.length > 0) {
+    const first = unknown[0]!;
+    throw new DocTreeError('CONFIG_INVALID', `unknown configuration key ${unknown.map((u) => `"${u.path}"`).join(', ')}`, {
+      ...(options.filePath !== undefined ? { file: options.filePath } : {}),
+      hint: first.suggestion !== undefined ? `Did you mean "${first.suggestion}"?` : `Known keys here: ${first.known.join(', ')}.`,
+    });
+  }
   const parsed = DocTreeConfigSchema.safeParse(merged);
   if (!parsed.success) {
     throw new DocTreeError('CONFIG_INVALID', `invalid configuration: ${formatIssues(parsed.error)}`, {
