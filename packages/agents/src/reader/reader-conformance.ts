@@ -1,6 +1,6 @@
-import { AnswerFormatSchema, DocTreeError, SupportSchema } from '@doctree/schema';
+import { AnswerFormatSchema, SupportSchema } from '@doctree/schema';
 import type { AnswerFormat, AnswerReader, AnswerValue, Observation, ReadResult } from '@doctree/schema';
-import { conformanceTestGlobals } from '@doctree/schema/testing';
+import { conformanceTestGlobals, errorCodeOf } from '@doctree/schema/testing';
 import { BaseReader, type BaseReaderOptions, type ReadEvent } from './base-reader.js';
 import { observationText, supportMatches } from './observation-text.js';
 
@@ -102,15 +102,6 @@ export const READER_CONFORMANCE_CASES: readonly ReaderConformanceCase[] = [
   { name: 'no evidence at all', question: 'What was the operating margin in fiscal 2022?', observations: [], answer: 'Not answerable', formats: ['None'], supportFrom: [] },
 ];
 
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return DocTreeError.isInstance(error) ? error.code : 'NOT_A_DOCTREE_ERROR';
-  }
-  return undefined;
-}
-
 /**
  * Registers the shared conformance suite of {@link AnswerReader} implementations with the running test framework
  * (global `describe` / `it` / `beforeAll` / `expect`). For every case of {@link READER_CONFORMANCE_CASES}: the result
@@ -174,12 +165,12 @@ export function runReaderConformance(name: string, factory: ReaderConformanceFac
 
     it('refuses an empty question (USAGE), a malformed observation (SCHEMA_INVALID) and an aborted signal (CANCELLED)', async () => {
       const observations = READER_CONFORMANCE_CASES[0]!.observations;
-      expect(await errorCode(reader.read({ question: '   ', observations }))).toBe('USAGE');
+      expect(await errorCodeOf(reader.read({ question: '   ', observations }))).toBe('USAGE');
       const broken = [{ node_id: 'x', modality: 'text', page: 0, bbox: null, payload: { kind: 'text' } }] as unknown as Observation[];
-      expect(await errorCode(reader.read({ question: 'What was the operating margin?', observations: broken }))).toBe('SCHEMA_INVALID');
+      expect(await errorCodeOf(reader.read({ question: 'What was the operating margin?', observations: broken }))).toBe('SCHEMA_INVALID');
       const controller = new AbortController();
       controller.abort();
-      expect(await errorCode(reader.read({ question: 'What was the operating margin?', observations, signal: controller.signal }))).toBe('CANCELLED');
+      expect(await errorCodeOf(reader.read({ question: 'What was the operating margin?', observations, signal: controller.signal }))).toBe('CANCELLED');
     }, timeoutMs);
   });
 }

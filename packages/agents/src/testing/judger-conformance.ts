@@ -1,6 +1,5 @@
-import { DocTreeError } from '@doctree/schema';
 import type { AnswerJudger, JudgeRequest, JudgeVerdict, Observation, ReadResult, Support } from '@doctree/schema';
-import { conformanceTestGlobals } from '@doctree/schema/testing';
+import { conformanceTestGlobals, errorCodeOf } from '@doctree/schema/testing';
 
 import type { BaseJudgerOptions, JudgeEvent } from '../judger/answer-judger.js';
 
@@ -61,15 +60,6 @@ function rightAnswer(): ReadResult {
 
 const ACTIONS: readonly string[] = ['accept', 'fallback', 'replan'];
 const CHECKS: readonly string[] = ['format', 'unit', 'time', 'entailment', 'support', 'evidence', 'model'];
-
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return DocTreeError.isInstance(error) ? error.code : 'NOT_A_DOCTREE_ERROR';
-  }
-  return undefined;
-}
 
 /**
  * Registers the shared conformance suite of judgers ({@link AnswerJudger} implementations, `BaseJudger` subclasses
@@ -163,11 +153,11 @@ export function runJudgerConformance(name: string, factory: JudgerConformanceFac
 
     it('rejects an empty question with USAGE and an aborted signal with CANCELLED', async () => {
       const request = { observations: [JUDGER_CONFORMANCE_OBSERVATION], result: rightAnswer() };
-      expect(await errorCode(judger.judge({ ...request, question: '' }))).toBe('USAGE');
-      expect(await errorCode(judger.judge({ ...request, question: '  \n' }))).toBe('USAGE');
+      expect(await errorCodeOf(judger.judge({ ...request, question: '' }))).toBe('USAGE');
+      expect(await errorCodeOf(judger.judge({ ...request, question: '  \n' }))).toBe('USAGE');
       const controller = new AbortController();
       controller.abort();
-      expect(await errorCode(judger.judge({ ...request, question: JUDGER_CONFORMANCE_QUESTION, signal: controller.signal }))).toBe('CANCELLED');
+      expect(await errorCodeOf(judger.judge({ ...request, question: JUDGER_CONFORMANCE_QUESTION, signal: controller.signal }))).toBe('CANCELLED');
     }, timeoutMs);
   });
 }

@@ -1,6 +1,6 @@
-import { DocTreeError, StrategyPlanSchema } from '@doctree/schema';
+import { StrategyPlanSchema } from '@doctree/schema';
 import type { QueryType, RouterDecision } from '@doctree/schema';
-import { conformanceTestGlobals } from '@doctree/schema/testing';
+import { conformanceTestGlobals, errorCodeOf } from '@doctree/schema/testing';
 
 import { checkPlan } from '../planner/base-planner.js';
 import type { BasePlanner, BasePlannerOptions, PlanRecord } from '../planner/base-planner.js';
@@ -30,15 +30,6 @@ export const PLANNER_CONFORMANCE_QUESTIONS: Readonly<Record<QueryType, string>> 
   summary: 'Summarize the main findings of the study.',
   unanswerable: 'What does page 900 say about the merger?',
 };
-
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return DocTreeError.isInstance(error) ? error.code : 'NOT_A_DOCTREE_ERROR';
-  }
-  return undefined;
-}
 
 /** A routed decision of each query type (the rule router's signals, the type forced to the wanted one). */
 export function plannerConformanceDecisions(): Array<[QueryType, RouterDecision]> {
@@ -99,11 +90,11 @@ export function runPlannerConformance(name: string, factory: PlannerConformanceF
     }, timeoutMs);
 
     it('rejects an invalid decision with USAGE and an aborted signal with CANCELLED', async () => {
-      expect(await errorCode(planner.plan({ query_type: 'poetry' } as unknown as RouterDecision))).toBe('USAGE');
+      expect(await errorCodeOf(planner.plan({ query_type: 'poetry' } as unknown as RouterDecision))).toBe('USAGE');
       const controller = new AbortController();
       controller.abort();
       const [, decision] = plannerConformanceDecisions()[0]!;
-      expect(await errorCode(planner.plan(decision, { signal: controller.signal }))).toBe('CANCELLED');
+      expect(await errorCodeOf(planner.plan(decision, { signal: controller.signal }))).toBe('CANCELLED');
     }, timeoutMs);
   });
 }

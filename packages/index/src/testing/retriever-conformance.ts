@@ -1,6 +1,5 @@
-import { DocTreeError } from '@doctree/schema';
 import type { Retriever } from '@doctree/schema';
-import { conformanceTestGlobals } from '@doctree/schema/testing';
+import { conformanceTestGlobals, errorCodeOf } from '@doctree/schema/testing';
 
 /** One passage of the conformance corpus: the retriever under test must index exactly these. */
 export interface ConformanceDocument {
@@ -47,15 +46,6 @@ const QUERIES: ReadonlyArray<readonly [query: string, expected: string]> = [
   ['class registration before the semester', 't_4'],
   ['model accuracy and latency table', 'tab_2'],
 ];
-
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return DocTreeError.isInstance(error) ? error.code : 'NOT_A_DOCTREE_ERROR';
-  }
-  return undefined;
-}
 
 /**
  * Registers the shared conformance suite of {@link Retriever} implementations with the running test framework
@@ -131,9 +121,9 @@ export function runRetrieverConformance(name: string, factory: RetrieverConforma
     it('rejects an aborted signal with CANCELLED and a bad k with USAGE', async () => {
       const controller = new AbortController();
       controller.abort();
-      expect(await errorCode(retriever.retrieve({ query: 'net sales', k: 3, signal: controller.signal }))).toBe('CANCELLED');
-      expect(await errorCode(retriever.retrieve({ query: 'net sales', k: 0 }))).toBe('USAGE');
-      expect(await errorCode(retriever.retrieve({ query: 'net sales', k: 1.5 }))).toBe('USAGE');
+      expect(await errorCodeOf(retriever.retrieve({ query: 'net sales', k: 3, signal: controller.signal }))).toBe('CANCELLED');
+      expect(await errorCodeOf(retriever.retrieve({ query: 'net sales', k: 0 }))).toBe('USAGE');
+      expect(await errorCodeOf(retriever.retrieve({ query: 'net sales', k: 1.5 }))).toBe('USAGE');
     }, timeoutMs);
   });
 }

@@ -1,6 +1,6 @@
-import { DocSummarySchema, DocTreeError } from '@doctree/schema';
+import { DocSummarySchema } from '@doctree/schema';
 import type { DocTree } from '@doctree/schema';
-import { conformanceTestGlobals } from '@doctree/schema/testing';
+import { conformanceTestGlobals, errorCodeOf } from '@doctree/schema/testing';
 import type { DocSummarizer } from '../summaries/base-summarizer.js';
 import { sampleDocTree } from './sample-doc-tree.js';
 
@@ -20,15 +20,6 @@ export const SUMMARIZER_CONFORMANCE_DEFAULTS = {
   maxTokens: 150,
   timeoutMs: 60_000,
 } as const satisfies SummarizerConformanceOptions;
-
-async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return DocTreeError.isInstance(error) ? error.code : 'NOT_A_DOCTREE_ERROR';
-  }
-  return undefined;
-}
 
 /**
  * Registers the shared conformance suite of {@link DocSummarizer} implementations with the running test framework,
@@ -80,8 +71,8 @@ export function runSummarizerConformance(name: string, factory: SummarizerConfor
     it('rejects an aborted signal with CANCELLED and a non-tree with USAGE', async () => {
       const controller = new AbortController();
       controller.abort();
-      expect(await errorCode(summarizer.summarize(sampleDocTree(), { signal: controller.signal }))).toBe('CANCELLED');
-      expect(await errorCode(summarizer.summarize({ format: 'something-else' } as unknown as DocTree))).toBe('USAGE');
+      expect(await errorCodeOf(summarizer.summarize(sampleDocTree(), { signal: controller.signal }))).toBe('CANCELLED');
+      expect(await errorCodeOf(summarizer.summarize({ format: 'something-else' } as unknown as DocTree))).toBe('USAGE');
     }, timeoutMs);
   });
 }

@@ -3,4 +3,5 @@
  * every package share.
  */
 export { conformanceTestGlobals } from './test-globals.js';
+export { errorCodeOf } from './error-code.js';
 export type { ConformanceMatchers, ConformanceTestFn, ConformanceTestGlobals } from './test-globals.js';
