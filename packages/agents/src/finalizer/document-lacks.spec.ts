@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { DocumentWords, documentLacks, namesIn, yearsIn } from './document-lacks.js';
 
 describe('documentLacks', () => {
@@ -28,5 +29,25 @@ describe('documentLacks', () => {
 
   it('names pages beyond the document', () => {
     expect(documentLacks('What is on page 12 and page 3?', words, { pages: [12, 3], pageCount: 10 }).pagesOutOfRange).toEqual([12]);
+  });
+});
+
+describe('documentLacks on hostile questions', () => {
+  const words = new DocumentWords(`${'Alpha Beta Gamma Delta '.repeat(20_000)}Northwind 2023`);
+
+  it('never throws and stays bounded on random, long, RTL, combining and prototype-named questions', () => {
+    const hostile = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.tuple(fc.constantFrom('Aaaaaaa ', 'X-1 ', 'Ω ', 'שלום ', 'e\u0301 ', 'Constructor ', '__proto__ '), fc.integer({ min: 1, max: 20_000 })).map(([c, n]) => `What is ${c.repeat(n)}?`),
+    );
+    fc.assert(
+      fc.property(hostile, (question) => {
+        const start = Date.now();
+        const lacks = documentLacks(question, words, { pages: [1], pageCount: 3 });
+        expect(Date.now() - start).toBeLessThan(5000);
+        expect(lacks.names.length).toBeLessThanOrEqual(24);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

@@ -47,6 +47,11 @@ const UNIT_CODES = new Set('usd eur gbp jpy rmb cny inr chf cad aud hkd sgd krw 
 /** Periods and ordinals written with digits: `FY2018`, `Q3`, `H1`, `1st`, `10K` filings, `2020s`. */
 const PERIOD_CODE = /^(?:fy|cy|q[1-4]|h[12]|fy'?)\W?\d*$|^(?:fy|cy|q[1-4]|h[12])\W?'?\d{2,4}$|^\d+(?:st|nd|rd|th|s|k)$/i;
 
+/** Most names of one question checked (a question is short; a hostile one stays bounded). */
+const MAX_NAMES = 24;
+/** Longest name looked up within one typo (longer ones must match as written). */
+const MAX_FUZZY_LENGTH = 40;
+
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}&'’.-]*[\p{L}\p{N}&]|[\p{L}\p{N}]/gu;
 const FOUR_DIGIT_YEAR = /(?<![\p{L}\p{N}.,$€£¥])(1[89]\d{2}|20\d{2})(?![\p{N}]|[.,]\d)/gu;
 
@@ -80,7 +85,7 @@ export class DocumentWords {
   has(word: string): boolean {
     const w = word.toLowerCase().replace(/[’]/g, "'").replace(/'s$/, '');
     if (this.#words.has(w) || this.#text.includes(` ${w} `)) return true;
-    if (w.length < 5) return false;
+    if (w.length < 5 || w.length > MAX_FUZZY_LENGTH) return false;
     for (const len of [w.length - 1, w.length, w.length + 1]) for (const candidate of this.#byLength.get(len) ?? []) if (withinOneEdit(w, candidate)) return true;
     return false;
   }
@@ -136,7 +141,7 @@ export function namesIn(question: string, notNames: ReadonlySet<string> = new Se
       if (/^\d+([.,]\d+)*$/.test(word) || PERIOD_CODE.test(word)) return;
       const capitalised = i > 0 && /^\p{Lu}/u.test(word);
       const code = /\p{L}/u.test(word) && /\d/.test(word);
-      if ((capitalised || code) && !names.includes(lower)) names.push(lower);
+      if ((capitalised || code) && !names.includes(lower) && names.length < MAX_NAMES) names.push(lower);
     });
   }
   return names;
