@@ -7,7 +7,7 @@ import { PageNumberSchema } from './common.js';
  * (`analyzeQuestion` of `@doctree/agents`), carried in the router decision and traced.
  */
 
-/** A definition the question gives ("ROA is defined as: net income / average total assets"). */
+/** A definition the question gives ("Yield is defined as: harvest weight / planted area"). */
 export const QuestionDefinitionSchema = z.object({
   /** The defined term, as written. */
   term: z.string(),

@@ -48,7 +48,7 @@ const WORD_OPERATORS: ReadonlyArray<[RegExp, string]> = [
   [/\s[-−–]\s/g, ' - '],
 ];
 const YEAR_IN_PHRASE = /\b(?:FY\s?|fiscal\s+(?:year\s+)?)?'?((?:19|20)[0-9]{2})\b/gi;
-/** Source and filler words of an operand phrase ("from the cash flow statement", "(D&A from cash flow statement)"). */
+/** Source and filler words of an operand phrase ("from the segment table", "(units per the annual report)"). */
 const PHRASE_NOISE = /\b(?:from|in|on|of|per)\s+the\s+(?:[a-z&']+\s+){0,4}(?:statement|sheet|report|table)s?\b|\bas\s+(?:reported|shown|stated)\b.*$|\bthe\b|\bfor\s+the\s+(?:year|period)\b/gi;
 
 /** The body of a definition sentence: up to the sentence end (a period before a capital or the end). */
@@ -91,9 +91,9 @@ const NAMES = 'ABCDEFGH';
  *
  * @example
  * ```ts
- * definitionFormula('What is the ratio? It is defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019).');
- * // { operation: 'formula', formula: 'A / B', operands: [{ name: 'A', phrase: 'revenue', years: [2019], reduce: 'value' },
- * //   { name: 'B', phrase: 'PP&E', years: [2018, 2019], reduce: 'average' }], … }
+ * definitionFormula('What is the turnover? It is defined as: FY2023 net sales / (average inventory between FY2022 and FY2023).');
+ * // { operation: 'formula', formula: 'A / B', operands: [{ name: 'A', phrase: 'net sales', years: [2023], reduce: 'value' },
+ * //   { name: 'B', phrase: 'inventory', years: [2022, 2023], reduce: 'average' }], … }
  * ```
  */
 export function definitionFormula(question: string, askedYears: readonly number[] = []): ComputationSpec | undefined {
@@ -232,8 +232,8 @@ export interface ComputationSpecInput {
  *
  * @example
  * ```ts
- * computationSpec({ question: 'What is the FY2019 - FY2020 total revenue growth rate?', operations: ['percent_change'], years: [2019, 2020] });
- * // { operation: 'percent_change', formula: '(A1 - A0) / A0', expression: 'percent_change(A0, A1)', operands: [{ name: 'A', phrase: 'total revenue', years: [2019, 2020], reduce: 'each' }], percent: true }
+ * computationSpec({ question: 'What is the FY2022 - FY2023 membership fees growth rate?', operations: ['percent_change'], years: [2022, 2023] });
+ * // { operation: 'percent_change', formula: '(A1 - A0) / A0', expression: 'percent_change(A0, A1)', operands: [{ name: 'A', phrase: 'membership fees', years: [2022, 2023], reduce: 'each' }], percent: true }
  * ```
  */
 export function computationSpec(input: ComputationSpecInput): ComputationSpec | undefined {

@@ -80,8 +80,8 @@ export class EvidenceSet {
         return [c, new Set(questionTokens.filter((t) => normalizeLabel(t.word).trim() !== '' && norm.includes(normalizeLabel(t.word))).map((t) => t.stem))];
       }),
     );
-    // A concept's words count as present when the evidence names the concept in its own words ("capital
-    // expenditure" is present where "purchases of property, plant and equipment" is written).
+    // A concept's words count as present when the evidence names the concept in its own words ("research and
+    // development" is present where "R&D" is written).
     if (profile.concepts.length > 0) {
       const texts = this.entries.map((e) => normalizeLabel(e.text.text));
       for (const [concept, stems] of this.conceptStems) {

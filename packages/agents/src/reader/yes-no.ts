@@ -29,7 +29,7 @@ const SUBJECT_STOP = /^(?:on|in|between|from|for|as|during|over|since|than|to|at
 
 /**
  * Stems of what the question says changed: the words right after the change word ("increased its debt on…" → debt;
- * "an improving gross margin profile" → gross margin profile), else the words between the question's verb and the
+ * "a shrinking order backlog" → order backlog), else the words between the question's verb and the
  * change word ("Did revenue increase…" → revenue).
  */
 function changedSubject(claim: string): Set<string> {
@@ -107,8 +107,8 @@ function claimOf(question: string): string {
 const answerOf = (agree: boolean): 'Yes' | 'No' => (agree ? 'Yes' : 'No');
 
 /**
- * A change over time the question asks about ("Did X grow between FY20 and FY21?", "Has X increased…?", "Does X have
- * an improving margin as of FY2022?") checked against the best-matching table row: the newer of the two compared years
+ * A change over time the question asks about ("Did X grow between 2021 and 2022?", "Has X increased…?", "Does X show
+ * a shrinking backlog in 2023?") checked against the best-matching table row: the newer of the two compared years
  * against the older. Yes when the values moved the way the question says, No when they moved the other way.
  */
 function tableDirectionCandidates(evidence: EvidenceSet, asked: Direction, subject: ReadonlySet<string>): Candidate[] {
