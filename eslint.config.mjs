@@ -18,6 +18,14 @@ export const layeringConstraints = [
     sourceTag: 'scope:pipeline',
     onlyDependOnLibsWithTags: ['scope:schema', 'scope:ingest', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:rag-baseline', 'scope:eval'],
   },
+  {
+    sourceTag: 'scope:langchain',
+    onlyDependOnLibsWithTags: ['scope:schema', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:pipeline'],
+  },
+  {
+    sourceTag: 'scope:workspace',
+    onlyDependOnLibsWithTags: ['scope:schema', 'scope:ingest', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:pipeline'],
+  },
   { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -1,0 +1,2 @@
+/** DocTree ⇄ LangChain.js adapters. */
+export const LANGCHAIN_ADAPTERS_VERSION = 1 as const;
