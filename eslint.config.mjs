@@ -26,6 +26,8 @@ export const layeringConstraints = [
     sourceTag: 'scope:workspace',
     onlyDependOnLibsWithTags: ['scope:schema', 'scope:ingest', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:pipeline'],
   },
+  { sourceTag: 'scope:store-postgres', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index', 'scope:pipeline'] },
+  { sourceTag: 'scope:jobs', onlyDependOnLibsWithTags: ['scope:schema', 'scope:pipeline', 'scope:store-postgres'] },
   { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
