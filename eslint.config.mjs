@@ -23,7 +23,7 @@ export const layeringConstraints = [
     onlyDependOnLibsWithTags: ['scope:schema', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:pipeline'],
   },
   {
-    sourceTag: 'scope:workspace',
+    sourceTag: 'scope:evidence-workspace',
     onlyDependOnLibsWithTags: ['scope:schema', 'scope:ingest', 'scope:index', 'scope:toolhub', 'scope:agents', 'scope:pipeline'],
   },
   { sourceTag: 'scope:store-postgres', onlyDependOnLibsWithTags: ['scope:schema', 'scope:index', 'scope:pipeline'] },

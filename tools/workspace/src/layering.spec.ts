@@ -25,7 +25,7 @@ const REJECTION = /can only depend on libs tagged with|Imports of apps are forbi
 /** The message of a tag constraint proper (as opposed to cycle detection). */
 const TAG_REJECTION = /A project tagged with "[^"]+" can only depend on libs tagged with/;
 
-const LIBS = ['schema', 'ingest', 'index', 'toolhub', 'agents', 'rag-baseline', 'eval', 'pipeline'] as const;
+const LIBS = ['schema', 'ingest', 'index', 'toolhub', 'agents', 'rag-baseline', 'eval', 'pipeline', 'langchain', 'evidence-workspace', 'store-postgres', 'jobs'] as const;
 const APPS = ['cli', 'eval-runner'] as const;
 const TARGETS: readonly string[] = [...LIBS, ...APPS];
 
@@ -39,6 +39,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   'rag-baseline': ['schema', 'index'],
   eval: ['schema'],
   pipeline: ['schema', 'ingest', 'index', 'toolhub', 'agents', 'rag-baseline', 'eval'],
+  langchain: ['schema', 'index', 'toolhub', 'agents', 'pipeline'],
+  'evidence-workspace': ['schema', 'ingest', 'index', 'toolhub', 'agents', 'pipeline'],
+  'store-postgres': ['schema', 'index', 'pipeline'],
+  jobs: ['schema', 'pipeline', 'store-postgres'],
   cli: LIBS,
   'eval-runner': LIBS,
   'workspace-checks': LIBS,
