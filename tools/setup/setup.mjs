@@ -16,6 +16,7 @@
 //   DOCTREE_CHROMIUM=PATH    a Chromium elsewhere (then nothing is installed)
 //   DOCTREE_SKIP_OCR=1       do not check or apt-get install Debian `tesseract-ocr` and `poppler-utils` (OCR of image-only
 //                            pages: without them such pages stay empty, with an OCR_UNAVAILABLE warning at ingest)
+//   DOCTREE_SKIP_SERVICES=1  do not check or install PostgreSQL + pgvector and redis-server (tools/services/ensure-services.mjs)
 //
 // Why faiss-node needs help: faiss-node@0.5.1's install script downloads a prebuilt binary from GitHub, then
 // falls back to `git clone` of faiss. Where GitHub is unreachable both fail and npm silently drops the
@@ -28,6 +29,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServices } from '../services/ensure-services.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const nodeModules = join(root, 'node_modules');
@@ -386,5 +388,6 @@ if (faissVersion === undefined && process.env.DOCTREE_REQUIRE_FAISS === '1') {
 }
 ensureOcr();
 ensureChromium();
+log(`services: ${ensureServices()}`);
 if (!args.includes('--no-build')) buildWorkspace();
 log(`ready in ${seconds(started)} (vector backend: ${faissVersion === undefined ? 'exact (pure TS)' : `faiss-node ${faissVersion}`})`);
