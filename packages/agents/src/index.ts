@@ -118,3 +118,5 @@ export { DOCTREE_AGENT_DEFAULTS, DocTreeAgent, rankedPages } from './agent/doctr
 export type { AgentEvent, AgentRun, AgentUsage, AskOptions, DocTreeAgentOptions, RouterChoice } from './agent/doctree-agent.js';
 export { DEFAULT_AGENT_POLICIES } from './agent/agent-policies.js';
 export type { AgentPolicies, Pass, ReplanInput } from './agent/agent-policies.js';
+export { streamAsk } from './agent/agent-stream.js';
+export type { AgentStreamItem, AskableAgent, StreamAskOptions } from './agent/agent-stream.js';
