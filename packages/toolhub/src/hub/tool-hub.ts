@@ -44,8 +44,13 @@ export interface ToolHubOptions {
   trace?: TraceRecorder;
   /** Registry to use. Default: {@link createDefaultRegistry} (plus `cards`). */
   registry?: ToolRegistry<ToolContext>;
-  /** Extra cards registered on the default registry (reader, judger, vlm… from `@doctree/agents`). */
+  /** Extra cards registered on the default registry (reader, judger, vlm… from `@doctree/agents`, your own lanes). */
   cards?: readonly AnyToolCard<ToolContext>[];
+  /**
+   * Cards that replace registered cards of the same id (e.g. your own `dense.search`), after `cards`. Each
+   * replacement is recorded in the trace (a `plan` event naming the card). An id no card has is a `USAGE` error.
+   */
+  replace?: readonly AnyToolCard<ToolContext>[];
   /** Time limit of each tool call, ms (0 = none). Default 30 000. */
   timeoutMs?: number;
   /** Default fusion / rerank options of {@link ToolHub.fuse}. */
@@ -134,14 +139,18 @@ export class ToolHub {
     this.context = createToolContext({ index: options.index, chat: options.chat, domain: options.domain });
     this.registry = options.registry ?? createDefaultRegistry();
     if (options.cards) for (const card of options.cards) this.registry.register(card);
+    for (const card of options.replace ?? []) this.registry.register(card, { replace: true });
     this.trace = options.trace ?? new TraceRecorder();
+    for (const r of this.registry.replacements()) {
+      this.trace.record({ type: 'plan', message: `tool card ${r.id} replaced: ${r.by}`, data: { replaced_card: r.id, replaced: r.replaced, by: r.by } });
+    }
     this.executor = new ToolExecutor({ registry: this.registry, context: this.context, trace: this.trace, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
   }
 
   /**
    * Creates a hub over a loaded index.
    *
-   * @throws DocTreeError `USAGE` when an extra card's id is taken.
+   * @throws DocTreeError `USAGE` when an extra card's id is taken, or a `replace` card's id is not.
    */
   static create(options: ToolHubOptions): ToolHub {
     return new ToolHub(options);
