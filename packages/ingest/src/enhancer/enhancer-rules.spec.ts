@@ -82,7 +82,7 @@ describe('heading clean-up', () => {
     const blocks = [
       { ...f.text('Table of Contents', 4, [57, 20, 113, 28]), type: 'header' } as ContentBlock,
       f.title('Consolidated Statement of Income Years ended December 31', 2, 4),
-      f.block({ type: 'table', page_idx: 4, table_body: '<table><tr><td>Net sales</td><td>32,765</td></tr></table>', table_caption: [], table_footnote: [] }),
+      f.block({ type: 'table', page_idx: 4, table_body: '<table><tr><td>Net sales</td><td>28,436</td></tr></table>', table_caption: [], table_footnote: [] }),
       f.text('The accompanying Notes are an integral part of this statement 2018', 4),
       { ...f.text('56', 4, [294, 740, 301, 750]), type: 'page_number' } as ContentBlock,
     ];
@@ -181,7 +181,7 @@ describe('split-word repair', () => {
     expect(repairSplitWords('Our Business grew', vocabulary)).toBe('Our Business grew');
     expect(repairSplitWords('the Company s', vocabulary)).toBe('the Company s');
     expect(repairSplitWords('Exhibit A and Schedule I', vocabulary)).toBe('Exhibit A and Schedule I');
-    expect(repairSplitWords('3M s 10-K', vocabulary)).toBe('3M s 10-K');
+    expect(repairSplitWords('4D s 10-K', vocabulary)).toBe('4D s 10-K');
   });
 
   it('repairs titles (with their numbering), text and list items from the document vocabulary', () => {

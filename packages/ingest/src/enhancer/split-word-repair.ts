@@ -87,7 +87,7 @@ export function repairSplitWords(text: string, counts: WordCounts, options: Spli
     const left = current[0];
     const right = next[0];
     const gap = current.index + left.length;
-    // Exactly one space between the pieces, and nothing glued to either end (`3M`, `e-mail`, `2.5x`).
+    // Exactly one space between the pieces, and nothing glued to either end (`4D`, `e-mail`, `2.5x`).
     if (next.index !== gap + 1 || text[gap] !== ' ') continue;
     const before = text[current.index - 1] ?? ' ';
     const after = text[next.index + right.length] ?? ' ';

@@ -70,18 +70,18 @@ function ruledTablePdf(): Uint8Array {
 /** Rows of the borderless cash-flow statement: label, indent, and the 2018 / 2017 amounts. */
 const STATEMENT_ROWS: ReadonlyArray<{ label: string; indent?: number; bold?: boolean; amounts?: [string, string]; dollars?: boolean }> = [
   { label: 'Cash Flows from Operating Activities', bold: true },
-  { label: 'Net income including noncontrolling interest', amounts: ['5,363', '4,869'], dollars: true },
+  { label: 'Net income including noncontrolling interest', amounts: ['4,918', '4,512'], dollars: true },
   { label: 'Adjustments to reconcile net income to net cash' },
   { label: 'provided by operating activities', indent: 8 },
-  { label: 'Depreciation and amortization', indent: 8, amounts: ['1,488', '1,544'] },
-  { label: 'Company pension and postretirement contributions', indent: 8, amounts: ['(370)', '(967)'] },
-  { label: 'Net cash provided by operating activities', amounts: ['6,439', '6,240'] },
+  { label: 'Depreciation and amortization', indent: 8, amounts: ['1,362', '1,318'] },
+  { label: 'Company pension and postretirement contributions', indent: 8, amounts: ['(341)', '(802)'] },
+  { label: 'Net cash provided by operating activities', amounts: ['6,214', '5,987'] },
   { label: 'Cash Flows from Investing Activities', bold: true },
-  { label: 'Purchases of property, plant and equipment (PP&E)', amounts: ['(1,577)', '(1,373)'] },
-  { label: 'Proceeds from sale of PP&E and other assets', amounts: ['262', '49'] },
-  { label: 'Acquisitions, net of cash acquired', amounts: ['13', '(2,023)'] },
+  { label: 'Purchases of property, plant and equipment (PP&E)', amounts: ['(1,482)', '(1,291)'] },
+  { label: 'Proceeds from sale of PP&E and other assets', amounts: ['237', '58'] },
+  { label: 'Acquisitions, net of cash acquired', amounts: ['17', '(1,876)'] },
   { label: 'Other \u2014 net', amounts: ['\u2014', '(6)'] },
-  { label: 'Net cash provided by (used in) investing activities', amounts: ['222', '(3,086)'], dollars: true },
+  { label: 'Net cash provided by (used in) investing activities', amounts: ['207', '(2,874)'], dollars: true },
 ];
 
 /** A borderless financial statement: title, `(Millions) 2018 2017` header, label column, right-aligned amounts, `$` signs apart. */
@@ -249,9 +249,9 @@ describe('adaptPdf tables', () => {
     expect(headerRows).toBe(1);
     expect(rows[0]).toEqual(['(Millions)', '2018', '2017']);
     const row = (label: string): string[] | undefined => rows.find((r) => r[0] === label);
-    expect(row('Purchases of property, plant and equipment (PP&E)')).toEqual(['Purchases of property, plant and equipment (PP&E)', '(1,577)', '(1,373)']);
-    expect(row('Net income including noncontrolling interest')).toEqual(['Net income including noncontrolling interest', '$5,363', '$4,869']);
-    expect(row('Net cash provided by (used in) investing activities')).toEqual(['Net cash provided by (used in) investing activities', '$222', '$(3,086)']);
+    expect(row('Purchases of property, plant and equipment (PP&E)')).toEqual(['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,291)']);
+    expect(row('Net income including noncontrolling interest')).toEqual(['Net income including noncontrolling interest', '$4,918', '$4,512']);
+    expect(row('Net cash provided by (used in) investing activities')).toEqual(['Net cash provided by (used in) investing activities', '$207', '$(2,874)']);
     expect(row('Other \u2014 net')).toEqual(['Other \u2014 net', '\u2014', '(6)']);
     expect(row('Cash Flows from Investing Activities')).toEqual(['Cash Flows from Investing Activities', '', '']);
     // A label wrapped onto an indented line is one row.
@@ -261,11 +261,11 @@ describe('adaptPdf tables', () => {
       '',
     ]);
     expect(rows).toHaveLength(1 + STATEMENT_ROWS.length - 1);
-    expect(table.markdown).toContain('| Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373) |');
+    expect(table.markdown).toContain('| Purchases of property, plant and equipment (PP&E) | (1,482) | (1,291) |');
     // The statement title stays a title; amounts leave the paragraphs.
     expect(list.blocks.find((b) => b.type === 'title' && textOf(b).includes('Consolidated Statement of Cash Flows'))).toBeDefined();
     const text = paragraphs(list).join(' ');
-    for (const amount of ['1,577', '5,363', '2018', 'Depreciation']) expect(text).not.toContain(amount);
+    for (const amount of ['1,482', '4,918', '2018', 'Depreciation']) expect(text).not.toContain(amount);
     expect(text).toContain('Statement results show');
   });
 
@@ -284,7 +284,7 @@ describe('adaptPdf tables', () => {
 
   it('keeps extractPdfPages a plain text layer (table cells stay lines)', async () => {
     const [page] = await extractPdfPages(statementPdf(), { filename: 's.pdf' });
-    expect(page!.lines.some((l) => l.text.includes('(1,577)'))).toBe(true);
+    expect(page!.lines.some((l) => l.text.includes('(1,482)'))).toBe(true);
   });
 });
 

@@ -41,7 +41,7 @@ const MAX_COLUMNS = 24;
 /** A cell with this many words reads as prose. */
 export const PROSE_WORDS = 12;
 
-/** A number as printed in tables: `1,577`, `(1,373)`, `$ 5,363`, `12.5%`, `-0.3`, `2018`, `45.2†`. */
+/** A number as printed in tables: `1,482`, `(1,291)`, `$ 4,918`, `12.5%`, `-0.3`, `2018`, `45.2†`. */
 const NUMERIC_CELL =
   /^[([]?[-–—−+±~≈<>]?\s?[$€£¥]?\s?[([]?[-–—−]?(?:\d{1,3}(?:[,\u00a0]\d{3})+|\d+)?(?:\.\d+)?(?<=\d)\s?(?:%|x|bps?|pts?)?[)\]]?\s?%?[*†‡§]*$/i;
 /** Nil amounts: dashes, `n/a`, `nm`. */
@@ -326,7 +326,7 @@ function mergeSymbolColumns(body: readonly TableRow[], columns: Array<[number, n
   return cols;
 }
 
-/** Joins the currency signs of a merged `$` column with the amount (`$5,363`) and tidies cells. */
+/** Joins the currency signs of a merged `$` column with the amount (`$4,918`) and tidies cells. */
 export function tidyCells(grid: string[][]): string[][] {
   return grid.map((r) =>
     r.map((c) =>

@@ -15,7 +15,7 @@ import { compiledModule } from './pdf-runtime.js';
 /**
  * Documents with fewer pages are read in this thread. A worker opens the PDF again, loads its own pdf.js, warms its own
  * JIT and reads the operator list of every page whose fonts are new to it: on 2 vCPUs it added 1.5–2.3 s of CPU per
- * document and made 57–190-page 10-Ks 20–50 % slower in wall time; it paid from ~250 pages (3M 2022 10-K: 4.3 → 3.5 s).
+ * document and made 57–190-page 10-Ks 20–50 % slower in wall time; it paid from ~250 pages (a 10-K of that length: 4.3 → 3.5 s).
  */
 export const WORKER_MIN_PAGES = 200;
 /** Most worker threads one document uses. */
