@@ -13,6 +13,7 @@
  */
 import { createProjectGraphAsync, type ProjectGraph } from '@nx/devkit';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findWorkspaceRoot } from './index.js';
@@ -89,7 +90,12 @@ function probeFile(project: string): string {
   return join(root, node.data.root, 'src', 'probe.ts');
 }
 
-const packageName = (project: string) => `@doctree/${project}`;
+/** The npm name of a project (`evidence-workspace` is `@doctree/workspace`), read from its package.json. */
+const packageName = (project: string): string => {
+  const node = graph.nodes[project];
+  if (!node) throw new Error(`Nx project "${project}" is not in the project graph`);
+  return (JSON.parse(readFileSync(join(root, node.data.root, 'package.json'), 'utf8')) as { name: string }).name;
+};
 const probeKey = (from: string, specifier: string) => `${from}|${specifier}`;
 const probeCode = (specifier: string) => `import * as probe from '${specifier}';\n\nexport const reexported = probe;\n`;
 
