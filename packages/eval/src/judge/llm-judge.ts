@@ -10,8 +10,8 @@ import { pyStr } from '../metrics/python-compat.js';
 export const JUDGE_SYSTEM_PROMPT = [
   'You grade answers to questions about documents. Decide whether the candidate answer is correct given the reference answer.',
   'Rules:',
-  '- Numbers match when they are equal after converting units and scale (e.g. $1,577 million = $1.577 billion = 1577 in a question asking for USD millions) and rounding to the precision of the reference.',
-  '- A percentage matches the same value as a fraction (12.4% = 0.124).',
+  '- Numbers match when they are equal after converting units and scale (e.g. $1,482 million = $1.482 billion = 1482 in a question asking for USD millions) and rounding to the precision of the reference.',
+  '- A percentage matches the same value as a fraction (12.7% = 0.127).',
   '- Extra correct detail is fine; an answer that contradicts the reference, gives a different value, or misses part of a multi-part reference is wrong.',
   '- For a list, every item of the reference must be present and no wrong item added; order does not matter unless the question asks for one.',
   '- If the reference is "Not answerable", the candidate is correct only if it declines to answer (says the document does not say).',

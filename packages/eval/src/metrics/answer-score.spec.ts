@@ -4,9 +4,9 @@ describe('extractAnswerForFormat (rule-based stand-in for the LLM extraction ste
   it('takes the first number of a sentence for Int and Float, and number words up to twenty for Int', () => {
     expect(extractAnswerForFormat('There are 6 figures.', 'Int')).toBe('6');
     expect(extractAnswerForFormat('six', 'Int')).toBe('6');
-    expect(extractAnswerForFormat('1,577 million', 'Float')).toBe('1577');
-    expect(extractAnswerForFormat('Capex was (1,577)', 'Float')).toBe('1577'); // accounting parentheses: magnitude
-    expect(extractAnswerForFormat('a decline of -3.65%', 'Float')).toBe('-3.65');
+    expect(extractAnswerForFormat('1,482 million', 'Float')).toBe('1482');
+    expect(extractAnswerForFormat('Capex was (1,482)', 'Float')).toBe('1482'); // accounting parentheses: magnitude
+    expect(extractAnswerForFormat('a decline of -3.85%', 'Float')).toBe('-3.85');
     expect(extractAnswerForFormat('12.5%', 'Float')).toBe('12.5%'); // already a number after cleaning: unchanged
     expect(extractAnswerForFormat(7, 'Int')).toBe(7);
     expect(extractAnswerForFormat('no number here', 'Int')).toBe('no number here');
@@ -14,7 +14,7 @@ describe('extractAnswerForFormat (rule-based stand-in for the LLM extraction ste
 
   it('splits plain-text lists and leaves literals, arrays, strings and refusals alone', () => {
     expect(extractAnswerForFormat('Circle, Rectangle and Triangle', 'List')).toEqual(['Circle', 'Rectangle', 'Triangle']);
-    expect(extractAnswerForFormat('1,577; 2,000', 'List')).toEqual(['1,577', '2,000']);
+    expect(extractAnswerForFormat('1,482; 2,000', 'List')).toEqual(['1,482', '2,000']);
     expect(extractAnswerForFormat("['a', 'b']", 'List')).toBe("['a', 'b']");
     expect(extractAnswerForFormat(['a'], 'List')).toEqual(['a']);
     expect(extractAnswerForFormat('Cold brew, mostly', 'Str')).toBe('Cold brew, mostly');
@@ -24,11 +24,11 @@ describe('extractAnswerForFormat (rule-based stand-in for the LLM extraction ste
 
 describe('scoreOpenAnswer (FinanceBench-style)', () => {
   it('numeric golds: some number of the prediction must match with units and scale, years ignored', () => {
-    expect(scoreOpenAnswer('$1577.00', '1,577 million')).toEqual({ score: 1, rule: 'numeric' });
-    expect(scoreOpenAnswer('$1577.00', '1.577 billion').score).toBe(1);
-    expect(scoreOpenAnswer('$1577.00', 'Capital expenditure was $1,577 million in FY2018.').score).toBe(1);
-    expect(scoreOpenAnswer('$1577.00', 'In 2018 it was 1,373 million').score).toBe(0);
-    expect(scoreOpenAnswer('$1577.00', 'Not answerable').score).toBe(0);
+    expect(scoreOpenAnswer('$1482.00', '1,482 million')).toEqual({ score: 1, rule: 'numeric' });
+    expect(scoreOpenAnswer('$1482.00', '1.482 billion').score).toBe(1);
+    expect(scoreOpenAnswer('$1482.00', 'Capital expenditure was $1,482 million in FY2018.').score).toBe(1);
+    expect(scoreOpenAnswer('$1482.00', 'In 2018 it was 1,291 million').score).toBe(0);
+    expect(scoreOpenAnswer('$1482.00', 'Not answerable').score).toBe(0);
     expect(scoreOpenAnswer('2019', 'The plan started in 2019').score).toBe(1); // a year gold compares years
   });
 
@@ -58,7 +58,7 @@ describe('scoreAnswer', () => {
   it('dispatches on the answer format, extracts first, and reports whether the prediction declined', () => {
     expect(scoreAnswer({ answer: '6', answer_format: 'Int' }, 'There are 6 figures')).toEqual({ score: 1, rule: 'int', scoredAnswer: '6', answered: true });
     expect(scoreAnswer({ answer: '6', answer_format: 'Int' }, 'There are 6 figures', { extract: false }).score).toBe(0);
-    expect(scoreAnswer({ answer: '$1577.00', answer_format: null }, '1.577 billion')).toMatchObject({ score: 1, rule: 'numeric' });
+    expect(scoreAnswer({ answer: '$1482.00', answer_format: null }, '1.482 billion')).toMatchObject({ score: 1, rule: 'numeric' });
     expect(scoreAnswer({ answer: 'Not answerable', answer_format: 'None', answerable: false }, 'Not answerable')).toEqual({ score: 1, rule: 'none-anls', scoredAnswer: 'Not answerable', answered: false });
     expect(scoreAnswer({ answer: 'Not answerable', answer_format: 'None', answerable: false }, '42').score).toBe(0);
     expect(scoreAnswer({ answer: "['Circle', 'Rectangle']", answer_format: 'List' }, 'rectangle and circle').score).toBe(1);

@@ -97,7 +97,7 @@ const YES_NO = /^\W*(yes|no)\b/i;
 
 /**
  * Scores an open answer (no answer format), FinanceBench style:
- * - `numeric`: the gold is one number with decorations (`$1577.00`): some number of the prediction must match it
+ * - `numeric`: the gold is one number with decorations (`$1482.00`): some number of the prediction must match it
  *   ({@link numbersMatch}: scale words, implicit scale, percent, 1 % tolerance); years are ignored unless the gold is one;
  * - `yes-no`: the gold starts with yes/no: the prediction must start with the same word;
  * - `key-numbers`: the gold is a sentence with amounts (`Adj. EBITDA was $2,018mn in FY 2023`): every amount (not years)
@@ -137,7 +137,7 @@ export function scoreOpenAnswer(gold: string, prediction: AnswerValue, options: 
  *
  * @example
  * ```ts
- * scoreAnswer({ answer: '$1577.00', answer_format: null }, '1.577 billion'); // { score: 1, rule: 'numeric', … }
+ * scoreAnswer({ answer: '$1482.00', answer_format: null }, '1.482 billion'); // { score: 1, rule: 'numeric', … }
  * scoreAnswer({ answer: '6', answer_format: 'Int' }, 'There are 6 figures'); // { score: 1, rule: 'int', … }
  * ```
  */

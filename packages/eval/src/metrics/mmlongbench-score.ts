@@ -55,7 +55,7 @@ export function anls(gold: string, prediction: string, threshold: number = ANLS_
  *
  * @example
  * ```ts
- * cleanAnswerString(' "$1,577 (millions)" '); // '1,577'
+ * cleanAnswerString(' "$1,482 (millions)" '); // '1,482'
  * ```
  */
 export function cleanAnswerString(value: unknown): string {

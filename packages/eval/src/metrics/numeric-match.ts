@@ -1,5 +1,5 @@
 /**
- * Numbers in financial answers: `$1577.00`, `1,577 million`, `$1.577 billion`, `(1,577)`, `12.4%`, `$2,018mn`.
+ * Numbers in financial answers: `$1482.00`, `1,482 million`, `$1.482 billion`, `(1,482)`, `12.7%`, `$2,018mn`.
  * Used to score FinanceBench-style open answers, whose gold strings carry currency, scale words and rounding.
  */
 
@@ -20,7 +20,7 @@ export interface NumberMention {
   value: number;
   /** Followed by `%`, `percent` or `pct`. */
   percent: boolean;
-  /** Written in accounting parentheses, `(1,577)`. */
+  /** Written in accounting parentheses, `(1,482)`. */
   accountingNegative: boolean;
   /** Currency symbol or code, e.g. `$`, `USD`; null when none. */
   currency: string | null;
@@ -42,7 +42,7 @@ const WORD_SCALES: ReadonlyMap<string, number> = new Map(Object.entries({
   trillion: 1e12,
   trillions: 1e12,
 }));
-/** Short suffixes read as scales only next to a currency (`$2.1B`), since `3M` or `5mm` are usually not amounts. */
+/** Short suffixes read as scales only next to a currency (`$2.1B`), since a bare `2M` or `5mm` is usually a name or a size, not an amount. */
 const SHORT_SCALES: ReadonlyMap<string, number> = new Map(Object.entries({ k: 1e3, m: 1e6, mm: 1e6, b: 1e9, t: 1e12, tn: 1e12 }));
 
 const NUMBER_CORE = /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+/g;
@@ -50,12 +50,12 @@ const CURRENCY_BEFORE = /(US\$|A\$|C\$|\$|€|£|¥|₹|\b(?:USD|EUR|GBP|JPY|INR
 
 /**
  * Finds the numbers of a text with their sign, currency, percent and scale. Numbers glued to a preceding letter
- * (`FY2023`, `Q4`) or followed by an unknown letter suffix (`3M`, `2nd`, `10-K`) are not amounts and are skipped.
+ * (`FY2023`, `Q4`) or followed by an unknown letter suffix (`2M`, `2nd`, `10-K`) are not amounts and are skipped.
  *
  * @example
  * ```ts
- * extractNumberMentions('Capex was $1.577 billion in 2018')
- * // [{ base: 1.577, scale: 1e9, value: 1.577e9, currency: '$', … }, { base: 2018, yearLike: true, … }]
+ * extractNumberMentions('Capex was $1.482 billion in 2018')
+ * // [{ base: 1.482, scale: 1e9, value: 1.482e9, currency: '$', … }, { base: 2018, yearLike: true, … }]
  * ```
  */
 export function extractNumberMentions(text: string): NumberMention[] {
@@ -167,8 +167,8 @@ const FILLER_WORDS = new Set([
 ]);
 
 /**
- * Reads an answer that is a single number with decorations only (`$1577.00`, `1.577 billion USD`, `(1,577)`,
- * `approximately 12.4%`); `undefined` when the answer says more than one number.
+ * Reads an answer that is a single number with decorations only (`$1482.00`, `1.482 billion USD`, `(1,482)`,
+ * `approximately 12.7%`); `undefined` when the answer says more than one number.
  */
 export function parseNumericAnswer(text: string): NumberMention | undefined {
   const mentions = extractNumberMentions(text);
@@ -187,7 +187,7 @@ export interface NumberMatchOptions {
   relativeTolerance?: number;
   /** When only one side states a scale, let the other be in thousands/millions/billions/trillions. Default true. */
   implicitScale?: boolean;
-  /** Accept a percent against its fraction (`12.4%` = `0.124`) and a percent written without `%`. Default true. */
+  /** Accept a percent against its fraction (`12.7%` = `0.127`) and a percent written without `%`. Default true. */
   percentAsFraction?: boolean;
 }
 
@@ -207,9 +207,9 @@ const IMPLICIT_MULTIPLIERS = [1, 1e3, 1e6, 1e9, 1e12, 1e-3, 1e-6, 1e-9, 1e-12];
 
 /**
  * Whether a predicted number matches a gold number: equal within `relativeTolerance` after scale words
- * (`1,577 million` = `1.577 billion`), with an implicit scale on the side that states none (`$1577.00` in a question
- * "in USD millions" = `1.577 billion`), percent vs fraction, and accounting parentheses compared by magnitude
- * (`(1,577)` = `1577`; an explicit minus sign must agree).
+ * (`1,482 million` = `1.482 billion`), with an implicit scale on the side that states none (`$1482.00` in a question
+ * "in USD millions" = `1.482 billion`), percent vs fraction, and accounting parentheses compared by magnitude
+ * (`(1,482)` = `1482`; an explicit minus sign must agree).
  */
 export function numbersMatch(gold: NumberMention, prediction: NumberMention, options: NumberMatchOptions = {}): boolean {
   const { relativeTolerance, implicitScale, percentAsFraction } = { ...NUMBER_MATCH_DEFAULTS, ...options };
