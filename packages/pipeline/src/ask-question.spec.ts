@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatCallRecord } from '@doctree/agents';
 import { startScriptedOpenAIServer, type RecordedChatRequest, type ScriptedChatReply, type ScriptedOpenAIServer } from '@doctree/agents/testing';
-import { AnswerSchema, resolveConfig, type DocTreeConfigInput } from '@doctree/schema';
+import { HashingEmbedder } from '@doctree/index';
+import { AnswerSchema, DocTreeError, resolveConfig, type ChatModelClient, type ChatRequest, type DocTreeConfigInput, type Embedder } from '@doctree/schema';
 import { replayToolCalls } from '@doctree/toolhub';
-import { askQuestion } from './ask-question.js';
+import { askQuestion, openAgent } from './ask-question.js';
 
 const SAMPLE_PDF = join(__dirname, '../../../data/samples/northwind-annual-report-2023.pdf');
 const QUESTION = 'How many people did Northwind employ at December 31, 2023?';
@@ -180,5 +181,72 @@ describe('askQuestion', () => {
     expect(run.answer.trace.llm.prompt_tokens).toBe(run.usage.promptTokens);
     expect(run.answer.answer).toBe(2140);
     expect(replayToolCalls(run.answer.trace).map((c) => c.tool_id)).toContain('reader.answer');
+  });
+
+  describe('a chat client and an embedder instance of your own', () => {
+    /** A chat client that answers by role (as a well-behaved model would) and records each request's purpose and role. */
+    class RoleChat implements ChatModelClient {
+      readonly model = 'own-chat-model';
+      readonly calls: string[] = [];
+      async chat(request: ChatRequest) {
+        const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
+        const kind = system.startsWith('You are a document navigator') ? 'router' : system.startsWith('You are an analyst') ? 'reader' : system.startsWith('You verify an answer') ? 'judge' : 'other';
+        this.calls.push(`${request.purpose ?? 'chat'}:${kind}`);
+        const value = kind === 'router' ? ROUTER_REPLY : kind === 'reader' ? READER_REPLY : kind === 'judge' ? JUDGE_REPLY : { summary: 'A short summary of the section.' };
+        return { text: JSON.stringify(value), usage: { prompt: 100, completion: 10 }, model: this.model, latencyMs: 1, costUsd: null };
+      }
+    }
+    /** An embedder that learns its dimension in initialize() (as remote ones do) and counts the texts it embeds. */
+    class LazyEmbedder implements Embedder {
+      readonly inner = new HashingEmbedder({ dimension: 96 });
+      embedded = 0;
+      #ready = false;
+      get id(): string {
+        if (!this.#ready) throw new DocTreeError('CONFIG_INVALID', 'not initialised');
+        return 'own-embedder:d96';
+      }
+      get dimension(): number {
+        if (!this.#ready) throw new DocTreeError('CONFIG_INVALID', 'not initialised');
+        return 96;
+      }
+      async initialize() {
+        this.#ready = true;
+      }
+      async embedDocuments(texts: readonly string[]) {
+        this.embedded += texts.length;
+        return this.inner.embedDocuments(texts);
+      }
+      async embedQuery(text: string) {
+        this.embedded += 1;
+        return this.inner.embedQuery(text);
+      }
+    }
+
+    it('openAgent builds the index with the given embedder (initialised first) and asks the given chat client; summaryChat: null sends no summary request', async () => {
+      const chat = new RoleChat();
+      const embedder = new LazyEmbedder();
+      const opened = await openAgent(pdf, { config: config(), outDir: join(dir, 'own'), chat, summaryChat: null, embedder });
+      expect(opened.document.manifest.embedder).toEqual({ id: 'own-embedder:d96', dimension: 96 });
+      expect(embedder.embedded).toBeGreaterThan(0);
+      expect(chat.calls).toEqual([]);
+      expect(opened.mode).toBe('llm');
+      const run = await opened.agent.ask(QUESTION);
+      expect(run.answer.answer).toBe(2140);
+      expect(chat.calls).toEqual(expect.arrayContaining(['chat:router', 'chat:reader']));
+      expect(chat.calls.filter((c) => c.endsWith(':other'))).toEqual([]);
+      expect(run.usage.llmCalls).toBe(chat.calls.length);
+    });
+
+    it('without summaryChat the chat client also writes the index summaries; askQuestion takes both options too', async () => {
+      const chat = new RoleChat();
+      const run = await askQuestion(pdf, QUESTION, { config: config(), outDir: join(dir, 'own-summaries'), chat, embedder: new LazyEmbedder() });
+      expect(run.document.manifest.embedder.id).toBe('own-embedder:d96');
+      expect(chat.calls.some((c) => c.startsWith('summary:'))).toBe(true);
+      expect(run.answer.answer).toBe(2140);
+    });
+
+    it('refuses an embedder that is not one with a USAGE error', async () => {
+      await expect(openAgent(pdf, { config: config(), outDir: join(dir, 'bad'), chat: null, embedder: {} as Embedder })).rejects.toMatchObject({ code: 'USAGE' });
+    });
   });
 });

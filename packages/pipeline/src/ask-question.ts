@@ -14,6 +14,17 @@ export interface OpenAgentOptions extends Omit<PrepareDocumentOptions, 'chat' | 
    */
   chat?: ChatModelClient | null;
   /**
+   * Vision model of the agent (`vlm.answer`, `vlm.count`, figure observations), e.g. a LangChain vision chat model
+   * through `ChatModelClientFromLangChain`. Default: the chat model when `llm.vlm_model` is configured, else none.
+   * `null`: none.
+   */
+  vlm?: ChatModelClient | null;
+  /**
+   * Chat model of the index's LLM-written summaries (on a first build). Default the agent's `chat`; `null` keeps the
+   * summaries extractive (no model call while preparing the document).
+   */
+  summaryChat?: ChatModelClient | null;
+  /**
    * Count the prompt tokens the LLM path would send instead of sending them: the agent runs its LLM components over a
    * `DryRunChatClient` (every one falls back to its offline counterpart) and the trace's `llm` totals hold the counts.
    * Index summaries stay extractive. Default false.
@@ -51,14 +62,19 @@ export interface OpenedAgent {
  * const { agent } = await openAgent('data/samples/northwind-annual-report-2023.pdf', { config });
  * const run = await agent.ask('How many employees did Northwind have at the end of 2023?');
  * ```
+ *
+ * Any chat model and embedder plug in: `chat` / `vlm` take a `ChatModelClient` (e.g. `new ChatModelClientFromLangChain(new
+ * ChatAnthropic({ model }))` of `@doctree/langchain`), `embedder` an `Embedder` (e.g. `new EmbedderFromLangChain(new
+ * OllamaEmbeddings({ model }))`).
  */
 export async function openAgent(input: string, options: OpenAgentOptions = {}): Promise<OpenedAgent> {
-  const { config: given, chat: chatOption, dryRun = false, agent: agentOptions = {}, onChatCall, ...prepare } = options;
+  const { config: given, chat: chatOption, vlm, summaryChat, dryRun = false, agent: agentOptions = {}, onChatCall, ...prepare } = options;
   const config = given ?? resolveConfig({}).config;
   const chat: ChatModelClient | undefined =
     chatOption === null ? undefined : (chatOption ?? createChatClient(config, { dryRun, ...(onChatCall ? { onCall: onChatCall } : {}) }));
-  const document = await prepareDocument(input, { ...prepare, config, chat: dryRun || chat === undefined ? null : chat });
-  const vision = chat && !dryRun && config.llm.vlm_model !== undefined ? { vision: { client: chat } } : {};
+  const document = await prepareDocument(input, { ...prepare, config, chat: dryRun ? null : summaryChat !== undefined ? summaryChat : (chat ?? null) });
+  const visionClient = vlm === null || dryRun ? undefined : (vlm ?? (chat && config.llm.vlm_model !== undefined ? chat : undefined));
+  const vision = visionClient ? { vision: { client: visionClient } } : {};
   const pageRanker = await pageRankerFromConfig(config);
   const domainPack = await domainPackFromConfig(config);
   const calibrator = await answerCalibratorFromConfig(config, chat ? 'llm' : 'extractive');

@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { DEFAULT_MAX_INPUT_BYTES, DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, ingestLimitsFromConfig, isValidDocId, readInputFile, removeStaleTempFiles, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
 import { createChatClient } from '@doctree/agents';
 import { buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats } from '@doctree/index';
-import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type IndexManifest } from '@doctree/schema';
+import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type Embedder, type IndexManifest } from '@doctree/schema';
 import { createIndexComponents, type IndexComponents } from './index-components.js';
 
 /** Progress events of {@link prepareDocument}. */
@@ -36,6 +36,13 @@ export interface PrepareDocumentOptions {
    * over what {@link createIndexComponents} derives from `config`.
    */
   components?: Partial<IndexComponents>;
+  /**
+   * Dense embedder to build and query the index with, instead of `config.embedder` (e.g. a LangChain `Embeddings`
+   * through `EmbedderFromLangChain` of `@doctree/langchain`, or your own `BaseEmbedder`). Its `initialize()` is called
+   * first when it has one (it may learn its dimension there). Its id is recorded in the index: an index built with
+   * another embedder is rebuilt. Same as `components.embedder`; this one wins.
+   */
+  embedder?: Embedder;
   /**
    * Chat model for LLM-written summaries. Default: `createChatClient(config)` of `@doctree/agents` when an endpoint is
    * configured (`llm.provider: openai`), none offline. `null` keeps summaries extractive even with an endpoint.
@@ -156,10 +163,11 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
   t = performance.now();
   const fallbacks: LlmSummaryFallback[] = [];
   const chat = options.chat === undefined && !options.components?.summarizer ? createChatClient(config) : (options.chat ?? undefined);
+  const given = await givenComponents(options);
   const components = await createIndexComponents(config, {
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(chat ? { chat } : {}),
-    ...(options.components ? { given: options.components } : {}),
+    ...(given ? { given } : {}),
     onSummaryFallback: (fallback) => fallbacks.push(fallback),
     ...(options.onWarning ? { onSummaryCacheWarning: options.onWarning } : {}),
   });
@@ -213,6 +221,18 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
     summaryFallbacks: fallbacks,
     timings: { ingest: Math.round(ingestMs), index: Math.round(indexMs), load: Math.round(loadMs), total: Math.round(performance.now() - started) },
   };
+}
+
+/** `components` with `embedder` over it, the embedder initialised (so its id and dimension are known). */
+async function givenComponents(options: PrepareDocumentOptions): Promise<Partial<IndexComponents> | undefined> {
+  const embedder = options.embedder ?? options.components?.embedder;
+  if (embedder === undefined) return options.components;
+  if (typeof embedder !== 'object' || embedder === null || typeof embedder.embedDocuments !== 'function' || typeof embedder.embedQuery !== 'function') {
+    throw new DocTreeError('USAGE', 'embedder must implement Embedder (id, dimension, embedDocuments, embedQuery)', { hint: 'Pass a DocTree embedder, e.g. new HashingEmbedder() or new EmbedderFromLangChain(embeddings).' });
+  }
+  const initialize = (embedder as { initialize?: unknown }).initialize;
+  if (typeof initialize === 'function') await (initialize as () => Promise<void>).call(embedder);
+  return { ...options.components, embedder };
 }
 
 async function isFile(path: string): Promise<boolean> {
