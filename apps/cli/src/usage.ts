@@ -14,8 +14,12 @@ export const ASK_USAGE = `  doctree ask <file.pdf|doc_dir> "<question>" [--json]
 `;
 
 /** Usage lines of `doctree trace` (part of the CLI help). */
-export const TRACE_USAGE = `  doctree trace <trace.json> [--json]
-                 Replay a trace written by \`doctree ask --trace\`: the tool calls in order with their hits
+export const TRACE_USAGE = `  doctree trace <trace.json> [--json] [--html out.html [--doc <doc_dir|file.pdf>]]
+                 Show the path of a trace written by \`doctree ask --trace\` (or an eval's traces/): route,
+                 plan, every tool call with its arguments and hits (with their text), the evidence pack,
+                 reader, judger, replans and the final answer. --json prints the tool calls; --html writes
+                 one self-contained viewer page with the evidence pages rendered and the supporting boxes
+                 highlighted (--doc: the document folder or PDF; default data/default/<doc_id>)
 `;
 
 /** Usage of `doctree eval` (also part of `doctree --help`). */

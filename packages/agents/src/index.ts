@@ -112,6 +112,8 @@ export {
 export type { AgentCardSession, AgentCardsOptions, JudgerVerifyArgs, ReadRecord, ReaderAnswerArgs, VisionOptions, VlmArgs } from './agent/agent-cards.js';
 export { NO_EXPANSION, RUN_PLAN_STAGES_DEFAULTS, ablateLanes, runPlanStages, withinWindows } from './agent/stage-runner.js';
 export type { LaneAblation, PlanRetrieval, RunPlanStagesOptions, StageOutcome } from './agent/stage-runner.js';
+export { resolveRetrieverLanes } from './agent/retriever-lanes.js';
+export type { ResolvedRetrieverLanes, RetrieverLane, RetrieverLaneSpec } from './agent/retriever-lanes.js';
 export { runPlanSteps, savedValue } from './agent/step-runner.js';
 export type { PlanStepsResult, RunPlanStepsOptions, StepOutcome } from './agent/step-runner.js';
 export { DOCTREE_AGENT_DEFAULTS, DocTreeAgent, rankedPages } from './agent/doctree-agent.js';

@@ -61,6 +61,11 @@ export { createProgressPrinter, formatProgressLine } from './runner/progress.js'
 export type { EvalProgressEvent, ProgressStream, ProgressPrinterOptions } from './runner/progress.js';
 
 export { writeReports } from './report/write-reports.js';
+export { answerText, buildTraceView, TRACE_VIEW_DEFAULTS } from './report/trace-view.js';
+export type { EvidenceView, FinalView, HitView, PathStep, PlanView, ResolvedNode, RouteView, ToolCallView, TraceView, TraceViewOptions } from './report/trace-view.js';
+export { isInlineImage, renderTraceViewerHtml, traceAnswerLine } from './report/trace-viewer-html.js';
+export { traceViewerPath, writeTraceViewers } from './report/trace-viewers.js';
+export type { TraceViewerInput, TraceViewerPage } from './report/trace-viewer-html.js';
 export type { WrittenReports } from './report/write-reports.js';
 export { renderMarkdownReport, markdownTableLines, markdownFence } from './report/markdown-report.js';
 export { renderHtmlReport, REPORT_STYLE, tableHtml } from './report/html-report.js';

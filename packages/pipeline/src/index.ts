@@ -28,6 +28,8 @@ export type {
 export { createJudgeClient, evaluateQuestions } from './evaluate-questions.js';
 export type { EvaluateQuestionsOptions, EvaluateQuestionsResult } from './evaluate-questions.js';
 export { runExperiment } from './run-experiment.js';
+export { buildTraceViewer, TRACE_VIEWER_DEFAULTS, writeTraceViewer } from './trace-viewer/trace-viewer.js';
+export type { BuiltTraceViewer, TraceViewerOptions } from './trace-viewer/trace-viewer.js';
 export type { ExperimentProgress, ExperimentResult, ExperimentRunResult, RunExperimentOptions } from './run-experiment.js';
 export { processIo } from './command/command-io.js';
 export type { CommandIo } from './command/command-io.js';

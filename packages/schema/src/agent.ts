@@ -294,6 +294,21 @@ export const TraceEventTypeSchema = z.enum([
   'error',
 ]);
 
+/**
+ * A hit as stored on a trace event: which node a tool returned, where, how it scored, and (for the first hits of an
+ * event, bounded) the start of its text and its box, so a trace viewer can show what was found without the document.
+ */
+export const TraceHitSchema = z.object({
+  node_id: z.string(),
+  page_idx: PageIdxSchema,
+  score: z.number(),
+  /** The start of the hit's text (whitespace collapsed, at most a few hundred characters); absent on later hits. */
+  snippet: z.string().optional(),
+  /** The hit's box on its page, in PDF points (origin top-left), when known. */
+  bbox: BBoxSchema.nullable().optional(),
+});
+export type TraceHit = z.infer<typeof TraceHitSchema>;
+
 /** One event of a trace. `tool_call` events carry what replay needs (tool, args, status, hits). */
 export const TraceEventSchema = z.object({
   type: TraceEventTypeSchema,
@@ -307,11 +322,32 @@ export const TraceEventSchema = z.object({
   n_hits: z.number().int().nonnegative().optional(),
   latency_ms: z.number().nonnegative().optional(),
   tokens: TokenUsageSchema.optional(),
-  hits: z.array(z.object({ node_id: z.string(), page_idx: PageIdxSchema, score: z.number() })).optional(),
+  hits: z.array(TraceHitSchema).optional(),
   message: z.string().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 });
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
+
+/** An answer value: text, a number, or a list. */
+export const AnswerValueSchema = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]);
+export type AnswerValue = z.infer<typeof AnswerValueSchema>;
+
+/**
+ * The final answer as a trace file keeps it (`traceWithAnswer`): value, format, confidence, pages and the supporting
+ * spans (snippets bounded), so `doctree trace` and its viewer show where the path ended without the `Answer`.
+ */
+export const TraceAnswerSchema = z.object({
+  answer: AnswerValueSchema,
+  answer_format: AnswerFormatSchema,
+  display: z.string().optional(),
+  confidence: z.number().min(0).max(1),
+  /** 1-based pages of the support. */
+  pages: z.array(PageNumberSchema),
+  support: z.array(SupportSchema),
+  /** Why the system declined, when it did. */
+  abstention_reason: z.string().optional(),
+});
+export type TraceAnswer = z.infer<typeof TraceAnswerSchema>;
 
 /** The path a question took. Secrets never appear here (redacted before writing). */
 export const TraceSchema = z.object({
@@ -330,12 +366,10 @@ export const TraceSchema = z.object({
     cost_usd: z.number().nonnegative().nullable(),
   }),
   replans: z.number().int().nonnegative(),
+  /** The final answer, when the writer of the trace file added it (`doctree ask --trace` does). */
+  answer: TraceAnswerSchema.optional(),
 });
 export type Trace = z.infer<typeof TraceSchema>;
-
-/** An answer value: text, a number, or a list. */
-export const AnswerValueSchema = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]);
-export type AnswerValue = z.infer<typeof AnswerValueSchema>;
 
 /** Final output of `ask` (`--json` prints exactly this). */
 export const AnswerSchema = z.object({

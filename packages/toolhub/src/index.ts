@@ -17,7 +17,7 @@ export { laneIdOf, retrieverLaneCard } from './registry/retriever-lane-card.js';
 export type { RetrieverLaneCardOptions, RetrieverSource } from './registry/retriever-lane-card.js';
 export { TOOL_EXECUTOR_DEFAULTS, ToolExecutor, compactArgs } from './executor/tool-executor.js';
 export type { ToolCallOptions, ToolCallRequest, ToolExecutorOptions } from './executor/tool-executor.js';
-export { TRACE_RECORDER_DEFAULTS, TraceRecorder, summarizeHits } from './trace/trace-recorder.js';
+export { TRACE_HIT_TEXT, TRACE_RECORDER_DEFAULTS, TraceRecorder, summarizeHits, traceSnippet } from './trace/trace-recorder.js';
 export type { TraceEventInput, TraceMeta, TraceRecorderOptions } from './trace/trace-recorder.js';
 export { FORMAT_REPLAY_DEFAULTS, formatToolCallReplay, replayToolCalls } from './trace/replay-tool-calls.js';
 export type { FormatReplayOptions, ReplayedToolCall } from './trace/replay-tool-calls.js';

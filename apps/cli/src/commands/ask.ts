@@ -4,7 +4,7 @@ import { docIdFromFilename } from '@doctree/ingest';
 import { writeFileAtomic } from '@doctree/index';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import { askQuestion, type AskedQuestion } from '@doctree/pipeline';
-import { AnswerSchema, DocTreeError, formatIssues, type Answer, type DocTreeConfigInput, type TraceEvent } from '@doctree/schema';
+import { AnswerSchema, DocTreeError, formatIssues, traceWithAnswer, type Answer, type DocTreeConfigInput, type TraceEvent } from '@doctree/schema';
 import { formatToolCallReplay, replayToolCalls } from '@doctree/toolhub';
 import { parseCommandArgs } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
@@ -130,7 +130,7 @@ export async function askCommand(io: CliIo, config: CliConfig, options: AskComma
   const checked = AnswerSchema.safeParse(answer);
   if (!checked.success) throw new DocTreeError('INTERNAL', `the answer does not match its schema: ${formatIssues(checked.error)}`);
   checkTraceTarget([run.document.docDir]);
-  if (options.tracePath) await writeFileAtomic(options.tracePath, `${JSON.stringify(checked.data.trace, null, 2)}\n`);
+  if (options.tracePath) await writeFileAtomic(options.tracePath, `${JSON.stringify(traceWithAnswer(checked.data), null, 2)}\n`);
   if (run.usage.llmErrors.length > 0) {
     const codes = [...new Set(run.usage.llmErrors)].join(', ');
     io.stderr(`doctree: warning: ${run.usage.llmErrors.length} LLM call(s) failed (${codes}); their steps were answered offline (see the trace)\n`);

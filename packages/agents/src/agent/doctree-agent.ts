@@ -23,6 +23,7 @@ import { RuleRouter } from '../router/rule-router.js';
 import { answersComputedValue, createAgentCards, type AgentCardSession, type ReadRecord, type VisionOptions } from './agent-cards.js';
 import { DEFAULT_AGENT_POLICIES, type AgentPolicies, type Pass } from './agent-policies.js';
 import { createCardSession } from './card-session.js';
+import { resolveRetrieverLanes, type ResolvedRetrieverLanes, type RetrieverLane } from './retriever-lanes.js';
 import { AgentMemory, type AttemptRecord, type MemorySession } from './agent-memory.js';
 import { packForPlan, runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
 import { runPlanSteps, type StepOutcome } from './step-runner.js';
@@ -60,8 +61,18 @@ export interface DocTreeAgentOptions {
   observer?: ObserverOptions;
   /** Vision model for `vlm.answer` / `vlm.count` and figure observations; absent: those cards are not configured. */
   vision?: VisionOptions;
-  /** ToolHub options (time limit per call, fusion, expansion and packing defaults) and extra tool cards. */
-  hub?: Pick<ToolHubOptions, 'timeoutMs' | 'fuse' | 'expand' | 'pack'> & { cards?: readonly AnyToolCard<ToolContext>[] };
+  /**
+   * ToolHub options (time limit per call, fusion, expansion and packing defaults), extra tool cards (`cards`; those
+   * of kind `retrieval` are lanes plans may name) and cards replacing built-in ones of the same id (`replace`, traced).
+   */
+  hub?: Pick<ToolHubOptions, 'timeoutMs' | 'fuse' | 'expand' | 'pack'> & { cards?: readonly AnyToolCard<ToolContext>[]; replace?: readonly AnyToolCard<ToolContext>[] };
+  /**
+   * Retrievers of your own as retrieval lanes (any `Retriever`, e.g. a `BaseRetriever` that passes
+   * `runRetrieverConformance`): added beside the built-in text lanes in every stage of the default planner and fused
+   * with them, or (`{ retriever, id: 'dense.search', replace: true }`) replacing a built-in lane. A planner of your
+   * own names them itself (`retrievalLanes` of its options). Default none.
+   */
+  retrievers?: readonly RetrieverLane[];
   /** Memory (stage and observation caches shared across questions of this index). Default a new {@link AgentMemory}. */
   memory?: AgentMemory;
   /** REPLAN passes after the first, at most (`agent.max_replans`). Default 2. */
@@ -243,6 +254,7 @@ export class DocTreeAgent {
   /** The document's text lower-cased once (names the questions mention are looked up in it). */
   #documentWords: DocumentWords | undefined;
   readonly #policies: AgentPolicies;
+  readonly #lanes: ResolvedRetrieverLanes;
 
   /**
    * @throws DocTreeError `USAGE` when the index is missing or an option is out of range.
@@ -265,7 +277,8 @@ export class DocTreeAgent {
     const choice = o.router;
     this.router =
       typeof choice === 'object' ? choice : choice === 'single-template' ? undefined : choice === 'auto' && this.chat ? new LlmRouter({ client: this.chat, ...secrets }) : new RuleRouter();
-    const templateOptions = { ctxTokens: o.ctxTokens, vlm: vision !== undefined, rankWithLlm: this.chat !== undefined && o.rankWithLlm === true, singleTemplate: choice === 'single-template' };
+    this.#lanes = resolveRetrieverLanes(o.retrievers ?? []);
+    const templateOptions = { ctxTokens: o.ctxTokens, vlm: vision !== undefined, rankWithLlm: this.chat !== undefined && o.rankWithLlm === true, singleTemplate: choice === 'single-template', lanes: this.#lanes.lanes };
     this.#templates = o.templates ?? (o.planner instanceof TemplatePlanner ? o.planner : new TemplatePlanner(templateOptions));
     this.planner = o.planner ?? (o.templates ? o.templates : this.#templates);
     this.reader = o.reader ?? (this.chat ? new LlmReader({ client: this.chat, ...secrets }) : new ExtractiveReader());
@@ -353,13 +366,16 @@ export class DocTreeAgent {
       domain: this.#domain.pack,
       ...(this.chat ? { chat: this.chat } : {}),
       trace,
-      cards: [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...(o.hub?.cards ?? [])],
+      cards: [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...this.#lanes.cards, ...(o.hub?.cards ?? [])],
+      replace: [...this.#lanes.replace, ...(o.hub?.replace ?? [])],
       ...(o.hub?.timeoutMs !== undefined ? { timeoutMs: o.hub.timeoutMs } : {}),
       ...(o.hub?.fuse ? { fuse: o.hub.fuse } : {}),
       ...(o.hub?.expand ? { expand: o.hub.expand } : {}),
       ...(o.hub?.pack ? { pack: o.hub.pack } : {}),
     });
-    const knownTools = this.planner.knownTools ?? PLANNER_TOOL_IDS;
+    // Lanes are declared by the registry (cards of kind `retrieval`): the built-in ones and any of your own.
+    const retrievalLanes = hub.registry.retrievalLanes();
+    const knownTools = [...new Set([...(this.planner.knownTools ?? PLANNER_TOOL_IDS), ...retrievalLanes])];
     const template = (type: RouterDecision['query_type'], d: RouterDecision): StrategyPlan => this.#templates.template(type, d, question);
 
     // The page lanes search the whole document once per question; every pass ranks pages from them and its own lanes.
@@ -381,6 +397,7 @@ export class DocTreeAgent {
         coveragePasses: o.coveragePasses,
         template,
         knownTools,
+        retrievalLanes,
         ...(signal ? { signal } : {}),
       });
       checkCancelled();
@@ -462,7 +479,7 @@ export class DocTreeAgent {
 
       // REPLAN?
       if (!policies.wantsReplan({ plan, retrieval, read: current, ...(verdict ? { verdict } : {}) }) || attempt >= maxReplans) break;
-      const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools });
+      const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools, retrievalLanes });
       trace.record({
         type: 'replan',
         message: next.exhausted ? 'nothing left to widen' : next.applied.join('; '),

@@ -28,6 +28,8 @@ export interface RunPlanStagesOptions {
   template?: (type: QueryType, decision: RouterDecision) => StrategyPlan;
   /** Tool ids plans may name (to check fallback plans). */
   knownTools?: readonly string[];
+  /** Tool ids a stage may run as retrieval lanes (the registry's, your own included), for fallback plans. */
+  retrievalLanes?: readonly string[];
   /** Most pages a `within` stage searches. Default 40. */
   maxWithinPages?: number;
   signal?: AbortSignal;
@@ -220,6 +222,7 @@ export async function runPlanStages(options: RunPlanStagesOptions): Promise<Plan
       decision: o.decision,
       ...(o.template ? { template: o.template } : {}),
       ...(o.knownTools ? { knownTools: o.knownTools } : {}),
+      ...(o.retrievalLanes ? { retrievalLanes: o.retrievalLanes } : {}),
     });
     if (next.exhausted) break;
     o.hub.trace.record({ type: 'plan', message: `coverage ${best.coverage.toFixed(2)} below the gate ${plan.coverage_gate}: fallbacks ${next.applied.join('; ')}`, data: { fallback: next.applied, coverage: best.coverage } });

@@ -38,12 +38,17 @@ export interface BasePlannerOptions {
    * A plan naming another tool is a bug of the planner (`INTERNAL`).
    */
   knownTools?: readonly string[];
+  /**
+   * Tool ids a plan stage may run as retrieval lanes. Default {@link RETRIEVAL_TOOL_IDS}; the agent adds the lanes of
+   * its registry (cards of kind `retrieval`, e.g. `retrievers` of `DocTreeAgentOptions`). Lanes are known tools too.
+   */
+  retrievalLanes?: readonly string[];
   /** Called after each planning (tracing). Must not throw. */
   onPlan?: (record: PlanRecord) => void;
 }
 
 /** Defaults of {@link BasePlannerOptions}. */
-export const BASE_PLANNER_DEFAULTS = { knownTools: PLANNER_TOOL_IDS } as const satisfies BasePlannerOptions;
+export const BASE_PLANNER_DEFAULTS = { knownTools: PLANNER_TOOL_IDS, retrievalLanes: RETRIEVAL_TOOL_IDS } as const satisfies BasePlannerOptions;
 
 /**
  * Abstract base of planners (RouterDecision → {@link StrategyPlan}), in the LangChain pattern: the public
@@ -64,15 +69,22 @@ export const BASE_PLANNER_DEFAULTS = { knownTools: PLANNER_TOOL_IDS } as const s
 export abstract class BasePlanner implements QueryPlanner {
   /** Name reported in traces. */
   abstract readonly name: string;
-  readonly #options: Required<Pick<BasePlannerOptions, 'knownTools'>> & Pick<BasePlannerOptions, 'onPlan'>;
+  readonly #options: Required<Pick<BasePlannerOptions, 'knownTools' | 'retrievalLanes'>> & Pick<BasePlannerOptions, 'onPlan'>;
 
   constructor(options: BasePlannerOptions = {}) {
-    this.#options = { ...BASE_PLANNER_DEFAULTS, ...options };
+    const o = { ...BASE_PLANNER_DEFAULTS, ...options };
+    // Every lane is a tool a plan may name.
+    this.#options = { ...o, knownTools: [...new Set([...o.knownTools, ...o.retrievalLanes])] };
   }
 
-  /** Tool ids plans may name. */
+  /** Tool ids plans may name (the retrieval lanes included). */
   get knownTools(): readonly string[] {
     return this.#options.knownTools;
+  }
+
+  /** Tool ids a plan stage may run as retrieval lanes. */
+  get retrievalLanes(): readonly string[] {
+    return this.#options.retrievalLanes;
   }
 
   /** Plans the retrieval and the steps for a routed question. */
@@ -84,7 +96,7 @@ export abstract class BasePlanner implements QueryPlanner {
     // The question's analysis travels with the decision through the re-validation.
     const outcome = await this._plan(carryAnalysis(decision, parsed.data), options);
     throwIfCancelled(this.name, options.signal);
-    const plan = checkPlan(outcome?.plan, { knownTools: this.#options.knownTools, planner: this.name });
+    const plan = checkPlan(outcome?.plan, { knownTools: this.#options.knownTools, retrievalLanes: this.#options.retrievalLanes, planner: this.name });
     const record: PlanRecord = { planner: this.name, decision: parsed.data, plan, latencyMs: performance.now() - started };
     if (outcome.fallback !== undefined) record.fallback = outcome.fallback;
     try {
@@ -107,6 +119,8 @@ function throwIfCancelled(name: string, signal: AbortSignal | undefined): void {
 export interface CheckPlanOptions {
   /** Tool ids the plan may name. Default {@link PLANNER_TOOL_IDS}. */
   knownTools?: readonly string[];
+  /** Tool ids a stage may run as retrieval lanes (known tools too). Default {@link RETRIEVAL_TOOL_IDS}. */
+  retrievalLanes?: readonly string[];
   /** Who made the plan, for messages. Default `plan`. */
   planner?: string;
   /** Error code of a bad plan. Default `INTERNAL` (a planner bug); `LLM_BAD_OUTPUT` for model-written plans. */
@@ -120,7 +134,8 @@ export interface CheckPlanOptions {
  * step, parseable conditions, and a final answer variable some step saves. Throws `code` naming the first problem.
  */
 export function checkPlan(value: unknown, options: CheckPlanOptions = {}): StrategyPlan {
-  const known = new Set(options.knownTools ?? PLANNER_TOOL_IDS);
+  const retrieval = new Set<string>(options.retrievalLanes ?? RETRIEVAL_TOOL_IDS);
+  const known = new Set([...(options.knownTools ?? PLANNER_TOOL_IDS), ...retrieval]);
   const who = options.planner ?? 'plan';
   const code = options.code ?? 'INTERNAL';
   const fail = (message: string): never => {
@@ -129,13 +144,12 @@ export function checkPlan(value: unknown, options: CheckPlanOptions = {}): Strat
   const parsed = StrategyPlanSchema.safeParse(value);
   if (!parsed.success) fail(`invalid plan: ${formatIssues(parsed.error)}`);
   const plan = parsed.data!;
-  const retrieval = new Set<string>(RETRIEVAL_TOOL_IDS);
   const stages = new Set<string>();
   for (const stage of plan.stages) {
     if (stages.has(stage.stage)) fail(`two stages are named ${stage.stage}`);
     for (const method of stage.methods) {
       if (!known.has(method)) fail(`stage ${stage.stage} names unknown tool ${method}`);
-      if (!retrieval.has(method)) fail(`stage ${stage.stage} names ${method}, which is not a retrieval lane`);
+      if (!retrieval.has(method)) fail(`stage ${stage.stage} names ${method}, which is not a retrieval lane (lanes: ${[...retrieval].join(', ')})`);
     }
     if (stage.within !== undefined && !stages.has(stage.within)) fail(`stage ${stage.stage} searches within ${stage.within}, which is not an earlier stage`);
     if (stage.when !== undefined) checkCondition(stage.when, fail);

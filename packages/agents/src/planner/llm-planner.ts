@@ -60,13 +60,15 @@ export class LlmPlanner extends BasePlanner {
     if (options?.client === undefined || typeof options.client.chat !== 'function') {
       throw new DocTreeError('USAGE', 'LlmPlanner needs a chat client', { hint: 'Use createChatClient(config), or TemplatePlanner offline.' });
     }
-    const templates = options.templates ?? new TemplatePlanner(options.knownTools !== undefined ? { knownTools: options.knownTools } : {});
+    const templates =
+      options.templates ??
+      new TemplatePlanner({ ...(options.knownTools !== undefined ? { knownTools: options.knownTools } : {}), ...(options.retrievalLanes !== undefined ? { retrievalLanes: options.retrievalLanes } : {}) });
     this.#options = { ...LLM_PLANNER_DEFAULTS, ...options, templates };
   }
 
   /** The messages sent for a decision and its draft plan. */
   messages(decision: RouterDecision, draft: StrategyPlan, questionText?: string): Array<{ role: 'system' | 'user'; content: string }> {
-    const vocabulary = `Built-in variables: ${Object.keys(PLAN_VARIABLES).join(', ')}. Flags: ${PLAN_FLAGS.join(', ')}. Tool ids: ${this.knownTools.join(', ')}.`;
+    const vocabulary = `Built-in variables: ${Object.keys(PLAN_VARIABLES).join(', ')}. Flags: ${PLAN_FLAGS.join(', ')}. Tool ids: ${this.knownTools.join(', ')}. Retrieval lanes (stage methods): ${this.retrievalLanes.join(', ')}.`;
     const question = questionText !== undefined ? `Question:\n${fenceData(questionText, { tag: 'QUESTION' })}\n\n` : '';
     return [
       { role: 'system', content: `${PLANNER_SYSTEM_PROMPT}\n${vocabulary}` },
@@ -92,7 +94,7 @@ export class LlmPlanner extends BasePlanner {
     }
     try {
       const { plan } = parseJsonReply(text, ReplySchema, 'plan');
-      return { plan: checkPlan(plan, { knownTools: this.knownTools, planner: 'llm planner', code: 'LLM_BAD_OUTPUT' }) };
+      return { plan: checkPlan(plan, { knownTools: this.knownTools, retrievalLanes: this.retrievalLanes, planner: 'llm planner', code: 'LLM_BAD_OUTPUT' }) };
     } catch (error) {
       return this.#fallback(draft, error);
     }

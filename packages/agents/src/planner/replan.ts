@@ -16,6 +16,11 @@ export interface ReplanOptions {
   template?: (type: QueryType, decision: RouterDecision) => StrategyPlan;
   /** Tool ids the plan may name (to check the result). */
   knownTools?: readonly string[];
+  /**
+   * Tool ids a stage may run as retrieval lanes (`switch_lanes` / `enable` take only these). Default
+   * {@link RETRIEVAL_TOOL_IDS}; the agent passes its registry's lanes, your own included.
+   */
+  retrievalLanes?: readonly string[];
   /** Largest page window any stage gets. Default 6. */
   maxPageWindow?: number;
   /** Largest `k_nodes` any stage gets. Default 400. */
@@ -36,7 +41,6 @@ export interface ReplanResult {
   exhausted: boolean;
 }
 
-const RETRIEVAL = new Set<string>(RETRIEVAL_TOOL_IDS);
 const PAGE_ONLY = (stage: PlanStage): boolean => stage.methods.length === 1 && stage.methods[0] === 'page_locator.locate';
 
 type Resolved = ReplanOptions & Required<Pick<ReplanOptions, keyof typeof REPLAN_DEFAULTS>>;
@@ -68,7 +72,7 @@ export function replan(plan: StrategyPlan, feedback: ReplanFeedback, options: Re
   if (applied.length === 0) {
     current = applyAction(current, { drop_within: true, ungate: true, expand_window: 1, widen_k: 2, enable: ['bm25_node.search', 'dense.search'] }, o, applied, 'generic: ');
   }
-  const checked = checkPlan(current, { ...(o.knownTools !== undefined ? { knownTools: o.knownTools } : {}), planner: 'replan' });
+  const checked = checkPlan(current, { ...(o.knownTools !== undefined ? { knownTools: o.knownTools } : {}), ...(o.retrievalLanes !== undefined ? { retrievalLanes: o.retrievalLanes } : {}), planner: 'replan' });
   return { plan: checked, applied, exhausted: applied.length === 0 };
 }
 
@@ -100,11 +104,12 @@ function applyAction(plan: StrategyPlan, action: Record<string, unknown>, o: Res
   if (typeof widen === 'number' && widen > 1 && mapStages((st) => ({ ...st, k_nodes: Math.min(o.maxNodes, Math.ceil(st.k_nodes * widen)), k_pages: Math.min(50, Math.ceil(st.k_pages * widen)) }))) {
     note(`widen_k x${widen}`);
   }
+  const retrieval = new Set<string>(o.retrievalLanes ?? RETRIEVAL_TOOL_IDS);
   const lanes = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
-  const switchTo = lanes(action['switch_lanes']).filter((id) => RETRIEVAL.has(id));
+  const switchTo = lanes(action['switch_lanes']).filter((id) => retrieval.has(id));
   if (switchTo.length > 0 && mapStages((st) => (PAGE_ONLY(st) ? st : { ...st, methods: switchTo }))) note(`switch_lanes ${switchTo.join(', ')}`);
   const enable = lanes(action['enable']);
-  const enableLanes = enable.filter((id) => RETRIEVAL.has(id));
+  const enableLanes = enable.filter((id) => retrieval.has(id));
   if (enableLanes.length > 0 && mapStages((st) => (PAGE_ONLY(st) ? st : { ...st, methods: [...new Set([...st.methods, ...enableLanes])] }))) note(`enable ${enableLanes.join(', ')}`);
   for (const tool of enable.filter((id) => MODEL_TOOL_IDS.has(id))) {
     const topk = typeof action['topk'] === 'number' ? action['topk'] : undefined;

@@ -3,6 +3,7 @@ import type { PlanFallback, PlanStage, QueryType, RouterDecision, StrategyPlan }
 import { BasePlanner, checkPlan } from './base-planner.js';
 import type { BasePlannerOptions, PlanOptions, PlanOutcome } from './base-planner.js';
 import { PLAN_TEMPLATES } from './plan-templates.js';
+import { RETRIEVAL_TOOL_IDS } from './plan-vocabulary.js';
 import type { PlanInput, TemplateSettings } from './plan-templates.js';
 
 /** Options of {@link TemplatePlanner}. */
@@ -21,6 +22,12 @@ export interface TemplatePlannerOptions extends BasePlannerOptions {
   secondaryMinScore?: number;
   /** Most secondary templates merged. Default 2. */
   maxSecondary?: number;
+  /**
+   * Retrieval lanes of your own (tool ids of cards of kind `retrieval`, e.g. from `retrieverLaneCard`) that run beside
+   * the built-in text lanes: each is added to every stage that runs `bm25_node.search` or `dense.search`, and is a
+   * retrieval lane plans may name. Default none.
+   */
+  lanes?: readonly string[];
 }
 
 /** Defaults of {@link TemplatePlannerOptions}. */
@@ -31,9 +38,13 @@ export const TEMPLATE_PLANNER_DEFAULTS = {
   singleTemplate: false,
   secondaryMinScore: 0.45,
   maxSecondary: 2,
+  lanes: [],
 } as const satisfies TemplatePlannerOptions;
 
 type Resolved = Required<Pick<TemplatePlannerOptions, keyof typeof TEMPLATE_PLANNER_DEFAULTS>>;
+
+/** Built-in lanes a stage runs over the text: stages with one of them also run the user's lanes. */
+const TEXT_LANES: ReadonlySet<string> = new Set(['bm25_node.search', 'dense.search']);
 
 /** A decision that carries nothing but the question type `lookup` (the "no router" ablation plans and reads from it). */
 export function blankDecision(): RouterDecision {
@@ -68,9 +79,14 @@ export class TemplatePlanner extends BasePlanner {
   readonly #settings: Resolved;
 
   constructor(options: TemplatePlannerOptions = {}) {
-    const { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary, ...base } = { ...TEMPLATE_PLANNER_DEFAULTS, ...options };
-    super(base);
-    this.#settings = { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary };
+    const { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary, lanes, ...base } = { ...TEMPLATE_PLANNER_DEFAULTS, ...options };
+    super({ ...base, retrievalLanes: [...new Set([...(base.retrievalLanes ?? RETRIEVAL_TOOL_IDS), ...lanes])] });
+    this.#settings = { ctxTokens, vlm, rankWithLlm, singleTemplate, secondaryMinScore, maxSecondary, lanes: [...lanes] };
+  }
+
+  /** The user's lanes this planner adds to its text stages (see {@link TemplatePlannerOptions.lanes}). */
+  get extraLanes(): readonly string[] {
+    return this.#settings.lanes;
   }
 
   /**
@@ -78,7 +94,7 @@ export class TemplatePlanner extends BasePlanner {
    * asks for gathers its operands and computes (see `computationSpec`).
    */
   template(type: QueryType, decision: RouterDecision, question?: string): StrategyPlan {
-    return checkPlan(withRanking(PLAN_TEMPLATES[type](decision, this.#templateSettings(question))), { knownTools: this.knownTools, planner: this.name });
+    return this.#checked(PLAN_TEMPLATES[type](decision, this.#templateSettings(question)));
   }
 
   /**
@@ -94,7 +110,15 @@ export class TemplatePlanner extends BasePlanner {
       .filter((c) => c.type !== decision.query_type && c.type !== 'unanswerable' && c.score >= s.secondaryMinScore)
       .slice(0, s.maxSecondary);
     const merged = secondary.reduce((plan, c) => mergeSecondary(plan, c.type, PLAN_TEMPLATES[c.type](decision, settings)), primary);
-    return checkPlan(withRanking(merged), { knownTools: this.knownTools, planner: this.name });
+    return this.#checked(merged);
+  }
+
+  /** Ranking step added, the user's lanes joined to the text stages, and checked. */
+  #checked(plan: PlanInput): StrategyPlan {
+    const lanes = this.#settings.lanes;
+    const withLanes: PlanInput =
+      lanes.length === 0 ? plan : { ...plan, stages: plan.stages.map((st) => (st.methods.some((m) => TEXT_LANES.has(m)) ? { ...st, methods: [...new Set([...st.methods, ...lanes])] } : st)) };
+    return checkPlan(withRanking(withLanes), { knownTools: this.knownTools, retrievalLanes: this.retrievalLanes, planner: this.name });
   }
 
   protected async _plan(decision: RouterDecision, options: PlanOptions): Promise<PlanOutcome> {

@@ -3,6 +3,7 @@ import type { MetricsFile, Prediction } from '@doctree/schema';
 import type { ScoredPrediction } from '../metrics/aggregate.js';
 import { pyStr } from '../metrics/python-compat.js';
 import { escapeHtml } from './html-escape.js';
+import { traceViewerPath } from './trace-viewers.js';
 import { headlineK, percent, systemLabel } from './report-format.js';
 import { reportTables } from './report-tables.js';
 import type { ReportTable } from './report-tables.js';
@@ -64,7 +65,9 @@ function questionsTable(file: MetricsFile, predictions: readonly ScoredPredictio
           const detail = p.error
             ? `error ${escapeHtml(p.error.code)}: ${escapeHtml(short(p.error.message, 120))}`
             : `score ${p.score.accuracy.toFixed(2)} (${escapeHtml(p.score.rule)})${p.score.judge ? ` · judge ${p.score.judge.correct ? '✓' : '✗'}${p.score.judge.source === 'rules' ? ' (rules)' : ''}` : ''} · R@${k} ${recall === undefined ? '–' : percent(recall)} · ranked ${escapeHtml(p.ranked_pages.slice(0, 5).join(', ') || '–')}`;
-          return `<td class="${scoreClass(p)}" data-system="${escapeHtml(m.system)}">${escapeHtml(short(pyStr(p.answer)))}<div class="small">${detail}</div></td>`;
+          const viewer = traceViewerPath(p);
+          const link = viewer !== undefined ? ` · <a class="trace" href="${escapeHtml(viewer)}">trace</a>` : '';
+          return `<td class="${scoreClass(p)}" data-system="${escapeHtml(m.system)}">${escapeHtml(short(pyStr(p.answer)))}<div class="small">${detail}${link}</div></td>`;
         })
         .join('');
       return `<tr data-question="${escapeHtml(q.id)}"><td><b>${escapeHtml(q.id)}</b> ${escapeHtml(short(q.question, 200))}<div class="small">${escapeHtml(q.doc_file)}</div></td>${goldCell}${cells}</tr>`;

@@ -2,6 +2,7 @@ import type { MetricsFile } from '@doctree/schema';
 
 import type { ScoredPrediction } from '../metrics/aggregate.js';
 import { reportTables } from './report-tables.js';
+import { traceViewerPath } from './trace-viewers.js';
 import type { ReportTable } from './report-tables.js';
 
 function cell(text: string): string {
@@ -34,6 +35,23 @@ export function markdownFence(text: string, language = 'text'): string {
   return `${f}${language}\n${text}\n${f}`;
 }
 
+/** `## Traces`: one line per question linking each system's trace viewer page (a failed answer has none). */
+function traceLinkLines(predictions: readonly ScoredPrediction[]): string[] {
+  const byQuestion = new Map<string, ScoredPrediction[]>();
+  for (const p of predictions) byQuestion.set(p.id, [...(byQuestion.get(p.id) ?? []), p]);
+  if (![...byQuestion.values()].some((ps) => ps.some((p) => traceViewerPath(p) !== undefined))) return [];
+  const out = ['## Traces', '', 'The path each system took for each question (route, plan, tool calls with hits, evidence, reader, judger):', ''];
+  for (const [id, ps] of byQuestion) {
+    const links = ps.map((p) => {
+      const viewer = traceViewerPath(p);
+      return viewer !== undefined ? `[${cell(p.system)}](${viewer})` : `${cell(p.system)} (no trace: ${p.error ? cell(p.error.code) : 'none'})`;
+    });
+    out.push(`- ${cell(id)}: ${links.join(' · ')}`);
+  }
+  out.push('');
+  return out;
+}
+
 /**
  * The Markdown report of a run: retrieval (recall@k, hit@k, MRR), answers (accuracy, F1, LLM-judged accuracy),
  * latency and cost, breakdowns by evidence source and answer format, ablations, and the judge prompt verbatim.
@@ -50,6 +68,7 @@ export function renderMarkdownReport(file: MetricsFile, predictions: readonly Sc
     if (failed.length > 20) out.push(`- … and ${failed.length - 20} more (see predictions.jsonl)`);
     out.push('');
   }
+  out.push(...traceLinkLines(predictions));
   if (file.judge !== null) {
     out.push('## LLM judge', '');
     out.push(`Model: \`${file.judge.model}\`. Replies are validated as \`{correct, score, reason}\`; an unusable reply falls back to the rule score (counted as a fallback).`, '');

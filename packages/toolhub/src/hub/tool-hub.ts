@@ -9,7 +9,7 @@ import { reciprocalRankFusion, weightedFusion } from '../fusion/reciprocal-rank-
 import { packEvidence, type PackNeeds, type PackOptions } from '../pack/mmr-knapsack.js';
 import type { AnyToolCard, ToolRegistry } from '../registry/tool-registry.js';
 import { expandHits, type ExpandOptions } from '../structure/structure-expand.js';
-import { TraceRecorder, summarizeHits } from '../trace/trace-recorder.js';
+import { TRACE_HIT_TEXT, TraceRecorder, summarizeHits, traceSnippet } from '../trace/trace-recorder.js';
 import { createDefaultRegistry } from './default-cards.js';
 
 /** How {@link ToolHub.fuse} combines and orders lane results. */
@@ -206,7 +206,7 @@ export class ToolHub {
     this.trace.record({
       type: 'pack',
       n_hits: pack.items.length,
-      hits: pack.items.map((i) => ({ node_id: i.node_id, page_idx: i.page - 1, score: Math.round(i.score * 1e6) / 1e6 })),
+      hits: pack.items.map((i, n) => ({ node_id: i.node_id, page_idx: i.page - 1, score: Math.round(i.score * 1e6) / 1e6, ...(n < TRACE_HIT_TEXT.hits * 2 ? { snippet: traceSnippet(i.text) } : {}) })),
       data: { total_tokens: pack.total_tokens, budget_tokens: pack.budget_tokens, coverage: pack.coverage, needs_covered: pack.needs_covered, needs_missing: pack.needs_missing },
     });
     return pack;

@@ -44,9 +44,31 @@ export interface TraceMeta {
   replans?: number;
 }
 
-/** Summary of a hit as stored on `tool_call` events: enough to replay which nodes a tool returned. */
+/**
+ * How much hit text a trace keeps: the first `hits` hits of an event carry the first `chars` characters of their
+ * snippet (whitespace collapsed) and their box, so a trace shows what each tool found while staying small (at most
+ * about 2 KB of text per event).
+ */
+export const TRACE_HIT_TEXT = { hits: 8, chars: 200 } as const;
+
+/** The start of a hit's text as a trace keeps it: whitespace collapsed, at most `max` characters. */
+export function traceSnippet(text: string, max: number = TRACE_HIT_TEXT.chars): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Summary of a hit as stored on `tool_call` and `fuse` events: enough to replay which nodes a tool returned, and for the
+ * first {@link TRACE_HIT_TEXT} hits the start of their text and their box.
+ */
 export function summarizeHits(hits: readonly Hit[], max = Number.POSITIVE_INFINITY): NonNullable<TraceEvent['hits']> {
-  return hits.slice(0, max).map((h) => ({ node_id: h.node_id, page_idx: h.page_idx, score: round(hitScore(h)) }));
+  return hits.slice(0, max).map((h, i) => ({
+    node_id: h.node_id,
+    page_idx: h.page_idx,
+    score: round(hitScore(h)),
+    ...(i < TRACE_HIT_TEXT.hits && h.snippet ? { snippet: traceSnippet(h.snippet) } : {}),
+    ...(i < TRACE_HIT_TEXT.hits && h.bbox ? { bbox: h.bbox } : {}),
+  }));
 }
 
 const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : 0);
