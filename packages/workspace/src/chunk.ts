@@ -1,0 +1,102 @@
+import type { ContentList } from '@doctree/schema';
+import { packChildren, textHash, type ChildSizes } from './chunking.js';
+import type { ChildRecord, ParentRecord } from './chunk-records.js';
+import { isFurniture } from './parse.js';
+
+type Block = ContentList['blocks'][number];
+
+/** Text a block contributes to its parent ('' for images without captions). */
+export function blockBodyText(block: Block): string {
+  switch (block.type) {
+    case 'text':
+    case 'title':
+    case 'equation':
+      return block.text;
+    case 'list':
+      return block.list_items.join('\n');
+    case 'table':
+      return [...block.table_caption, block.markdown ?? '', ...block.table_footnote].filter(Boolean).join('\n');
+    case 'code':
+      return [...block.code_caption, block.code_body].join('\n');
+    case 'image':
+      return [...block.image_caption, ...block.image_footnote].join('\n');
+    case 'chart':
+      return block.chart_caption.join('\n');
+    default:
+      return '';
+  }
+}
+
+/** Three-digit (or longer) ordinal: 3 → `003`. */
+function ordinal(n: number): string {
+  return String(n).padStart(3, '0');
+}
+
+/**
+ * Parents of a parsed document: one per page with text for a PDF (`doc_uid:p003` is page 3), one per top-level
+ * section for Markdown (`doc_uid:s001`, no page). Furniture (headers, footers, page numbers, running titles,
+ * repeated lines) is left out; blocks are joined by a blank line.
+ */
+export function buildParents(docUid: string, list: ContentList): ParentRecord[] {
+  const paged = list.source.kind !== 'markdown';
+  const groups: Array<{ key: number; page: number | null; path: string[]; texts: string[] }> = [];
+  const path: string[] = [];
+  let sectionCount = 0;
+  for (const block of [...list.blocks].sort((a, b) => a.read_order - b.read_order)) {
+    if (isFurniture(block)) continue;
+    const text = blockBodyText(block).trim();
+    if (block.type === 'title') {
+      path.splice(block.text_level - 1);
+      path[block.text_level - 1] = block.text.trim();
+      for (let i = 0; i < path.length; i++) path[i] ??= '';
+    }
+    if (text === '') continue;
+    const startsSection = !paged && block.type === 'title' && block.text_level <= 2;
+    if (startsSection) sectionCount++;
+    const key = paged ? block.page_idx : sectionCount;
+    let group = groups[groups.length - 1];
+    if (!group || group.key !== key) {
+      group = { key, page: paged ? block.page_idx : null, path: path.filter(Boolean), texts: [] };
+      groups.push(group);
+    }
+    group.texts.push(text);
+  }
+  const parents: ParentRecord[] = [];
+  let docChar = 0;
+  let s = 0;
+  for (const group of groups) {
+    const parentText = group.texts.join('\n\n');
+    const id = group.page !== null ? `${docUid}:p${ordinal(group.page + 1)}` : `${docUid}:s${ordinal(++s)}`;
+    parents.push({
+      parent_id: id,
+      doc_uid: docUid,
+      page_index: group.page,
+      page_start: group.page !== null ? group.page + 1 : null,
+      page_end: group.page !== null ? group.page + 1 : null,
+      section_path: group.path,
+      doc_char_start: docChar,
+      parent_text: parentText,
+      hash: textHash(parentText),
+    });
+    docChar += parentText.length + 2;
+  }
+  return parents;
+}
+
+/** Children of one parent: `parent_id:c01`, `:c02`… with their spans in the parent's text. */
+export function buildChildren(parent: ParentRecord, sizes: ChildSizes): ChildRecord[] {
+  return packChildren(parent.parent_text, sizes).map((span, i) => {
+    const text = parent.parent_text.slice(span.start, span.end);
+    return {
+      chunk_id: `${parent.parent_id}:c${String(i + 1).padStart(2, '0')}`,
+      parent_id: parent.parent_id,
+      doc_uid: parent.doc_uid,
+      char_start: span.start,
+      char_end: span.end,
+      tokens: span.tokens,
+      overlap_tokens: span.overlap_tokens,
+      text,
+      hash: textHash(text),
+    };
+  });
+}

@@ -1,3 +1,0 @@
-import { WORKSPACE_FORMAT_VERSION } from './index.js';
-
-describe('package', () => { it('exports its format version', () => { expect(WORKSPACE_FORMAT_VERSION).toBe(1); }); });
