@@ -37,7 +37,6 @@ describe('evidence workspace end to end', () => {
       const pageText = flat(pages[e.page! - 1]!.lines.map((l) => l.text).join(' '));
       expect(pageText).toContain(flat(e.exact_quote));
     }
-    console.log(await readFile(result.output, 'utf8'));
-    console.log(await readdir(join(root, 'outputs')));
+    expect(await readdir(join(root, 'outputs'))).toContain('evidence_pack_v001.md');
   });
 });
