@@ -53,11 +53,11 @@ export type { JudgeReply, JudgeRequest, JudgeOptions } from './judge/llm-judge.j
 export { BaseQaSystem, SYSTEM_ID_PATTERN, assertSystemId, validateSystemAnswer } from './runner/qa-system.js';
 export type { QaSystem, QaSystemDescription, PrepareRequest, PrepareResult, AnswerRequestOptions, LlmUsage, SystemAnswer } from './runner/qa-system.js';
 export { runEvaluation, RUN_EVALUATION_DEFAULTS, EVAL_FILES } from './runner/run-evaluation.js';
-export type { RunEvaluationOptions, EvaluationResult } from './runner/run-evaluation.js';
-export { RunManifestSchema, readRunManifest } from './runner/run-manifest.js';
+export type { RunEvaluationOptions, EvaluationResult, SystemResume } from './runner/run-evaluation.js';
+export { RunManifestSchema, changedSystems, readRunManifest, systemFingerprint } from './runner/run-manifest.js';
 export type { RunManifest, RunSystem } from './runner/run-manifest.js';
 export { readPredictions, readMetrics } from './runner/read-results.js';
-export { createProgressPrinter, formatProgressLine } from './runner/progress.js';
+export { createProgressPrinter, formatProgressLine, formatResumeLine } from './runner/progress.js';
 export type { EvalProgressEvent, ProgressStream, ProgressPrinterOptions } from './runner/progress.js';
 
 export { writeReports } from './report/write-reports.js';

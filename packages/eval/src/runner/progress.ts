@@ -19,6 +19,21 @@ export interface EvalProgressEvent {
   elapsedMs: number;
   /** Estimated time to finish this system, ms (after the first new answer). */
   etaMs?: number;
+  /** `start`: the system's fingerprint (sha256 of its id, configuration and code). */
+  fingerprint?: string;
+  /** `start`: the system changed since the run in the output folder; its earlier answers were dropped. */
+  changed?: boolean;
+}
+
+/**
+ * What a rerun does with a system's earlier answers, as one line (or undefined on a fresh run):
+ * `resuming 12 answers of doctree (fingerprint 3f2a…)` or `doctree changed since the last run: answering again`.
+ */
+export function formatResumeLine(event: Pick<EvalProgressEvent, 'phase' | 'system' | 'resumed' | 'fingerprint' | 'changed'>): string | undefined {
+  if (event.phase !== 'start') return undefined;
+  if (event.changed) return `${event.system} changed since the last run: answering again`;
+  if (event.resumed > 0) return `resuming ${event.resumed} answers of ${event.system}${event.fingerprint ? ` (fingerprint ${event.fingerprint.slice(0, 12)})` : ''}`;
+  return undefined;
 }
 
 /** A stream the progress printer writes to. */
@@ -59,7 +74,8 @@ export function formatProgressLine(event: EvalProgressEvent, barWidth = 24): str
 
 /**
  * An `onProgress` callback that draws a progress bar: redrawn in place on a TTY, otherwise one line per system start,
- * every tenth of the questions and per system end (so logs stay short).
+ * every tenth of the questions and per system end (so logs stay short). A rerun says per system whether it resumes
+ * (`resuming N answers of <system> (fingerprint …)`) or answers again (`<system> changed since the last run: …`).
  *
  * @example
  * ```ts
@@ -72,6 +88,8 @@ export function createProgressPrinter(options: ProgressPrinterOptions = {}): (ev
   let lastDecile = -1;
   return (event) => {
     const line = formatProgressLine(event, barWidth);
+    const resume = formatResumeLine(event);
+    if (resume !== undefined) stream.write(`${stream.isTTY ? '\r\x1b[2K' : ''}${resume}\n`);
     if (stream.isTTY) {
       const width = Math.max(20, (stream.columns ?? 100) - 1);
       stream.write(`\r\x1b[2K${line.slice(0, width)}${event.phase === 'done' ? '\n' : ''}`);

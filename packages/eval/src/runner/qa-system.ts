@@ -14,6 +14,12 @@ export interface QaSystemDescription {
    * run with a different configuration for the same system id is refused.
    */
   config?: Record<string, unknown>;
+  /**
+   * What the system's code is, beyond its configuration: e.g. `{ module: "my-system.mjs", module_sha256: "…",
+   * "@doctree/pipeline": "0.1.0" }` for a system loaded from a module. With the id and `config` it makes the system's
+   * fingerprint: answers of an earlier run are reused only while the fingerprint is the same.
+   */
+  code?: Record<string, string>;
 }
 
 /** A document to prepare (index) before its questions are answered. */

@@ -11,7 +11,7 @@ import { ScriptedQaSystem } from '../__fixtures__/scripted-qa-system.js';
 import type { ScriptedAnswer } from '../__fixtures__/scripted-qa-system.js';
 import { loadDataset } from '../datasets/load-questions.js';
 import { JUDGE_SYSTEM_PROMPT } from '../judge/llm-judge.js';
-import type { EvalProgressEvent } from './progress.js';
+import { createProgressPrinter, type EvalProgressEvent } from './progress.js';
 import { readMetrics, readPredictions } from './read-results.js';
 import { runEvaluation } from './run-evaluation.js';
 
@@ -184,14 +184,57 @@ describe('runEvaluation', () => {
     expect(corrupt.message).toMatch(/line 5/);
   });
 
-  it('refuses to resume with other questions, another configuration, or when told not to resume', async () => {
+  it('answers again, and says so, when a system\'s configuration or code changed; resumes it under the same fingerprint', async () => {
+    const out = outDir();
+    const make = (config: Record<string, unknown>, code?: Record<string, string>) =>
+      new ScriptedQaSystem({ id: 'alpha', answers: ALPHA, description: { config, ...(code ? { code } : {}) } });
+    const printed: string[] = [];
+    const stream = { write: (text: string) => void printed.push(text) };
+    const first = await runEvaluation({ questions, systems: [make({ k: 5 }), new ScriptedQaSystem({ id: 'beta', answers: BETA })], outDir: out });
+    expect(first.systems.map((r) => [r.system, r.changed, r.resumed])).toEqual([['alpha', false, 0], ['beta', false, 0]]);
+
+    const same = make({ k: 5 });
+    const resumed = await runEvaluation({ questions, systems: [same], outDir: out, onProgress: createProgressPrinter({ stream }) });
+    expect(same.answered).toEqual([]);
+    expect(printed.join('')).toContain(`resuming 4 answers of alpha (fingerprint ${first.systems[0]!.fingerprint.slice(0, 12)})`);
+    expect(resumed.systems[0]).toMatchObject({ fingerprint: first.systems[0]!.fingerprint, resumed: 4, changed: false });
+
+    printed.length = 0;
+    const reconfigured = make({ k: 10 });
+    const again = await runEvaluation({ questions, systems: [reconfigured], outDir: out, onProgress: createProgressPrinter({ stream }) });
+    expect(reconfigured.answered).toHaveLength(4);
+    expect(printed.join('')).toContain('alpha changed since the last run: answering again');
+    expect(again.systems[0]).toMatchObject({ resumed: 0, changed: true });
+    // Only the new answers of alpha are kept; beta's stay untouched.
+    const kept = (await lines(join(out, 'predictions.jsonl'))).map((l) => JSON.parse(l) as { system: string });
+    expect(kept.filter((p) => p.system === 'alpha')).toHaveLength(4);
+    expect(kept.filter((p) => p.system === 'beta')).toHaveLength(4);
+
+    // Same configuration, other code (a module file edited): answered again too.
+    const edited = make({ k: 10 }, { module_sha256: 'b'.repeat(64) });
+    await runEvaluation({ questions, systems: [edited], outDir: out });
+    expect(edited.answered).toHaveLength(4);
+    const manifest = JSON.parse(await readFile(join(out, 'run.json'), 'utf8')) as { systems: Record<string, { code?: unknown; fingerprint?: string }> };
+    expect(manifest.systems['alpha']).toMatchObject({ code: { module_sha256: 'b'.repeat(64) } });
+    expect(manifest.systems['alpha']!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('an interrupted rerun of a changed system never reuses the answers from before the change', async () => {
+    const out = outDir();
+    await runEvaluation({ questions, systems: [new ScriptedQaSystem({ id: 'alpha', answers: ALPHA, description: { config: { k: 1 } } })], outDir: out });
+    const controller = new AbortController();
+    const interrupted = new ScriptedQaSystem({ id: 'alpha', answers: ALPHA, description: { config: { k: 2 } }, onAnswer: (_q, n) => (n === 2 ? controller.abort() : undefined) });
+    await errorOf(runEvaluation({ questions, systems: [interrupted], outDir: out, signal: controller.signal }));
+    const rest = new ScriptedQaSystem({ id: 'alpha', answers: ALPHA, description: { config: { k: 2 } } });
+    const result = await runEvaluation({ questions, systems: [rest], outDir: out });
+    expect(rest.answered.length + result.systems[0]!.resumed).toBe(4);
+    expect(rest.answered.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses to resume with other questions, another judge, or when told not to resume', async () => {
     const out = outDir();
     const make = (config: Record<string, unknown>) => new ScriptedQaSystem({ id: 'alpha', answers: ALPHA, description: { config } });
     await runEvaluation({ questions, systems: [make({ k: 5 })], outDir: out });
-    const changed = await errorOf(runEvaluation({ questions, systems: [make({ k: 10 })], outDir: out }));
-    expect(changed.code).toBe('CONFIG_INVALID');
-    expect(changed.message).toMatch(/system alpha: configuration changed \(\{"k":5\} → \{"k":10\}\)/);
-    expect(changed.hint).toMatch(/another output folder/);
     const otherQuestions = await errorOf(runEvaluation({ questions: questions.slice(1), systems: [make({ k: 5 })], outDir: out }));
     expect(otherQuestions.message).toMatch(/the questions changed/);
     const judged = await errorOf(runEvaluation({ questions, systems: [make({ k: 5 })], outDir: out, judge: new ScriptedChatModel(['{}']) }));

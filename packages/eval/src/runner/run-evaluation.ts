@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 import { DocTreeError, PredictionSchema, redactSecrets } from '@doctree/schema';
@@ -16,7 +16,7 @@ import { JsonLinesAppender, readJsonLinesFile } from './jsonl-store.js';
 import type { EvalProgressEvent } from './progress.js';
 import { assertSystemId, validateSystemAnswer } from './qa-system.js';
 import type { QaSystem, QaSystemDescription, SystemAnswer } from './qa-system.js';
-import { manifestConflicts, questionsSha256, readRunManifest, sha256Of } from './run-manifest.js';
+import { changedSystems, manifestConflicts, questionsSha256, readRunManifest, sha256Of, systemFingerprint } from './run-manifest.js';
 import type { RunManifest } from './run-manifest.js';
 
 /** File names inside an evaluation's output folder. */
@@ -93,6 +93,19 @@ export interface EvaluationResult {
   /** Pairs answered by this call, and taken over from an earlier run. */
   answered: number;
   resumed: number;
+  /** Per system: its fingerprint, the answers taken over, and whether it changed since the last run (answered again). */
+  systems: SystemResume[];
+}
+
+/** How one system of a run was resumed (see {@link EvaluationResult.systems}). */
+export interface SystemResume {
+  system: string;
+  /** sha256 of the system's id, configuration and code (`run.json` keeps it). */
+  fingerprint: string;
+  /** Answers taken over from an earlier run (0 when it changed). */
+  resumed: number;
+  /** The system's configuration or code changed since the run in the folder: its earlier answers were dropped. */
+  changed: boolean;
 }
 
 const BuildRecordSchema = z.object({ system: z.string(), doc_file: z.string(), build_ms: z.number().nonnegative() });
@@ -215,6 +228,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       options.systems.map((s) => {
         const d = descriptions.get(s.id)!;
         const config = d.config === undefined ? undefined : redactSecrets(d.config, secrets);
+        const code = d.code === undefined ? undefined : redactSecrets(d.code, secrets);
         return [
           s.id,
           {
@@ -223,6 +237,8 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
             ...(d.description !== undefined ? { description: d.description } : {}),
             ...(config !== undefined ? { config } : {}),
             config_sha256: sha256Of(config ?? {}),
+            ...(code !== undefined ? { code } : {}),
+            fingerprint: systemFingerprint(s.id, config, code),
           },
         ];
       }),
@@ -252,6 +268,13 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     manifest.created_at = previous.created_at;
     manifest.systems = { ...previous.systems, ...manifest.systems };
   }
+  // A system whose configuration or code changed answers again: its earlier answers and build times are dropped
+  // before the manifest names the new fingerprint, so an interrupted rerun never mixes the two.
+  const changed = new Set(previous !== undefined ? changedSystems(previous, manifest) : []);
+  if (changed.size > 0) {
+    await dropSystemLines(files.predictions, changed);
+    await dropSystemLines(files.builds, changed);
+  }
   await writeFileAtomic(files.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
 
   // 2. What is already done.
@@ -271,6 +294,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
   const buildsOut = new JsonLinesAppender(files.builds);
   let answeredNow = 0;
   let resumedTotal = 0;
+  const resumes: SystemResume[] = [];
   try {
     const runSystem = async (system: QaSystem, systemIndex: number): Promise<void> => {
       const started = performance.now();
@@ -281,6 +305,8 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
       const todo = questions.filter((q) => !isDone(q));
       const resumed = questions.length - todo.length;
       resumedTotal += resumed;
+      const fingerprint = manifest.systems[system.id]!.fingerprint!;
+      resumes[systemIndex] = { system: system.id, fingerprint, resumed, changed: changed.has(system.id) };
       let done = resumed;
       let newDone = 0;
       let errors = questions.filter((q) => isDone(q) && latest.get(pairKey(system.id, q.id))!.error !== undefined).length;
@@ -289,7 +315,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
         const etaMs = newDone > 0 ? (elapsedMs / newDone) * (questions.length - done) : undefined;
         options.onProgress?.({ phase, system: system.id, systemIndex, systems: options.systems.length, done, total: questions.length, resumed, errors, elapsedMs, ...(etaMs !== undefined ? { etaMs } : {}), ...extra });
       };
-      emit('start');
+      emit('start', { fingerprint, ...(changed.has(system.id) ? { changed: true } : {}) });
       const prepared = new Map<string, Promise<void>>();
       const prepare = (docFile: string, path: string): Promise<void> => {
         let pending = prepared.get(docFile);
@@ -414,5 +440,27 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Eval
     files: { manifest: files.manifest, predictions: files.predictions, metrics: files.metrics, ...(written ? { markdown: written.markdown, html: written.html } : {}) },
     answered: answeredNow,
     resumed: resumedTotal,
+    systems: resumes.filter((r) => r !== undefined),
   };
+}
+
+/** Rewrites a JSON-lines file of the run (atomically) without the records of `systems`; other lines stay as written. */
+async function dropSystemLines(path: string, systems: ReadonlySet<string>): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw DocTreeError.from(error, 'INPUT_UNREADABLE', { file: path });
+  }
+  const kept = text.split('\n').filter((line) => {
+    if (line.trim() === '') return false;
+    try {
+      const record = JSON.parse(line) as { system?: unknown };
+      return !(typeof record?.system === 'string' && systems.has(record.system));
+    } catch {
+      return true; // the reader reports it (or drops a cut-short last line) as before
+    }
+  });
+  await writeFileAtomic(path, kept.length > 0 ? `${kept.join('\n')}\n` : '');
 }

@@ -29,6 +29,10 @@ const RunSystemSchema = z.object({
   description: z.string().optional(),
   config: z.unknown().optional(),
   config_sha256: z.string(),
+  /** What the system's code is (module hash, package versions), when it says (see `QaSystemDescription.code`). */
+  code: z.record(z.string(), z.string()).optional(),
+  /** sha256 of the id, configuration and code: answers are reused only under the same fingerprint. Absent in older runs. */
+  fingerprint: z.string().optional(),
 });
 
 /** `run.json`: what a run in an output folder evaluates, checked when the run is resumed. */
@@ -79,7 +83,31 @@ export async function readRunManifest(path: string): Promise<RunManifest | undef
   return parseWith(RunManifestSchema, value, { file: path, what: 'eval run manifest' });
 }
 
-/** Differences that forbid resuming `previous` with `next` (empty when compatible); new systems are allowed. */
+/** The fingerprint of a system: sha256 of its id, its configuration (secrets redacted) and its code. */
+export function systemFingerprint(id: string, config: unknown, code: Readonly<Record<string, string>> | undefined): string {
+  return sha256Of({ id, config: config ?? {}, code: code ?? {} });
+}
+
+/**
+ * Systems of `previous` whose answers `next` must not reuse: the same id with another fingerprint (configuration or
+ * code changed; a run recorded before fingerprints compares the configuration hash).
+ */
+export function changedSystems(previous: RunManifest, next: RunManifest): string[] {
+  const changed: string[] = [];
+  for (const [id, system] of Object.entries(next.systems)) {
+    const before = Object.hasOwn(previous.systems, id) ? previous.systems[id] : undefined;
+    if (before === undefined) continue;
+    const same = before.fingerprint !== undefined && system.fingerprint !== undefined ? before.fingerprint === system.fingerprint : before.config_sha256 === system.config_sha256;
+    if (!same) changed.push(id);
+  }
+  return changed;
+}
+
+/**
+ * Differences that forbid resuming `previous` with `next` (empty when compatible): dataset, questions, ks, scoring
+ * and judge. New systems are allowed; a system whose configuration or code changed is answered again (see
+ * {@link changedSystems}), not refused.
+ */
 export function manifestConflicts(previous: RunManifest, next: RunManifest): string[] {
   const conflicts: string[] = [];
   if (previous.dataset !== next.dataset) conflicts.push(`dataset "${previous.dataset}" → "${next.dataset}"`);
@@ -87,11 +115,5 @@ export function manifestConflicts(previous: RunManifest, next: RunManifest): str
   if (canonicalJson(previous.ks) !== canonicalJson(next.ks)) conflicts.push(`ks ${previous.ks.join(',')} → ${next.ks.join(',')}`);
   if (previous.scoring.extract !== next.scoring.extract) conflicts.push(`answer extraction ${previous.scoring.extract} → ${next.scoring.extract}`);
   if (previous.judge_model !== next.judge_model) conflicts.push(`judge ${previous.judge_model ?? 'none'} → ${next.judge_model ?? 'none'}`);
-  for (const [id, system] of Object.entries(next.systems)) {
-    const before = Object.hasOwn(previous.systems, id) ? previous.systems[id] : undefined;
-    if (before !== undefined && before.config_sha256 !== system.config_sha256) {
-      conflicts.push(`system ${id}: configuration changed (${canonicalJson(before.config ?? {})} → ${canonicalJson(system.config ?? {})})`);
-    }
-  }
   return conflicts;
 }
