@@ -95,7 +95,7 @@ describe('text features', () => {
     expect(findUnits('Revenue rose 4% to $3.2 billion (in millions) with 20 ms latency')).toEqual(['$', '%', 'millions', 'ms']);
     expect(findYears('from 2017 to 2019, not 1850 or 2150')).toEqual([2017, 2019]);
     expect(hasNumbers('In 2018 we grew.')).toBe(false);
-    expect(hasNumbers('Sales were 1,577 million')).toBe(true);
+    expect(hasNumbers('Sales were 1,482 million')).toBe(true);
   });
 
   it('chunks at sentence boundaries', () => {

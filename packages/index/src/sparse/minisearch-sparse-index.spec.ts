@@ -82,9 +82,9 @@ describe('MiniSearchSparseIndex on a 10-K and a paper', () => {
   });
 
   it('matches numbers written with or without thousands separators, and percentages', () => {
-    expect(ids(tenK, '1,577')[0]).toBe('tab_12');
-    expect(ids(tenK, '1577')[0]).toBe('tab_12');
-    expect(ids(tenK, '$32,765')[0]).toBe('tab_7');
+    expect(ids(tenK, '1,482')[0]).toBe('tab_12');
+    expect(ids(tenK, '1482')[0]).toBe('tab_12');
+    expect(ids(tenK, '$28,436')[0]).toBe('tab_7');
     expect(ids(tenK, '9.5%')).toEqual(expect.arrayContaining(['tab_7', 't_41']));
     expect(tenK.search('3.5%', { k: 1 })[0]).toMatchObject({ id: 'tab_7', matched: { body: ['3.5', 'percent'] } });
   });

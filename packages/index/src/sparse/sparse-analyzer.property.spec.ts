@@ -18,7 +18,7 @@ const hostile = fc.oneof(
     .tuple(fc.constantFrom('a', '1', ' ', '.', '-', ',', "'", '&', '1.', 'a-', 'a.', '1,', 'ب', 'ש', 'e\u0301', '漢', '$', 'ii '), fc.integer({ min: 1, max: 20_000 }))
     .map(([c, n]) => c.repeat(n)),
   fc
-    .array(fc.constantFrom('constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'Table', 'II', 'Fig.', '3a', 'مرحبا', 'שלום', 'e\u0301', '%', '1,577.5'), { maxLength: 40 })
+    .array(fc.constantFrom('constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'Table', 'II', 'Fig.', '3a', 'مرحبا', 'שלום', 'e\u0301', '%', '1,482.5'), { maxLength: 40 })
     .map((words) => words.join(' ')),
 );
 

@@ -80,7 +80,7 @@ interface RawToken {
 
 /**
  * One pass over normalised text. Alternatives, in order: CJK runs; dotted acronyms (`u.s.`, `e.g.`); numbers with
- * thousands separators (`1,577.5`); letter-dot-number labels (`a.1`); hyphenated compounds (`10-k`, `covid-19`);
+ * thousands separators (`1,482.5`); letter-dot-number labels (`a.1`); hyphenated compounds (`10-k`, `covid-19`);
  * plain and dotted numbers (`2018`, `3.5`, `2.3.1`); words with inner hyphens, apostrophes or `&` (`hyper-parameters`, `company's`, `r&d`, `7a`);
  * currency, percent and section symbols.
  */
@@ -256,7 +256,7 @@ function tokenTerms(token: RawToken, out: string[]): void {
  * are kept, so that term frequencies count). Rules:
  *
  * - Case and accents: lower-cased, NFKD-folded, combining marks removed (`Café` → `cafe`, `ﬁ` → `fi`).
- * - Numbers: thousands separators are dropped — one normalisation, `1,577` and `1577` both give `1577`;
+ * - Numbers: thousands separators are dropped — one normalisation, `1,482` and `1482` both give `1482`;
  *   decimals and dotted numbers are kept whole (`3.5`, `2.3.1`); years are plain number terms (`2018`), and
  *   `FY2018` gives `fy2018` plus `2018`. Signs and parentheses are dropped (`(1,234)` → `1234`).
  * - Symbols become words: `$` → `usd`, `€` → `eur`, `£` → `gbp`, `%` → `percent` (so `12%` → `12`, `percent`, and
@@ -277,8 +277,8 @@ function tokenTerms(token: RawToken, out: string[]): void {
  *
  * @example
  * ```ts
- * analyzeText('Fig. 3: Revenues rose 12.5% to $1,577 million in FY2018');
- * // ['figur', 'figure_3', '3', 'revenu', 'rose', '12.5', 'percent', 'usd', '1577', 'million', 'fy2018', '2018']
+ * analyzeText('Fig. 3: Revenues rose 12.5% to $1,482 million in FY2018');
+ * // ['figur', 'figure_3', '3', 'revenu', 'rose', '12.5', 'percent', 'usd', '1482', 'million', 'fy2018', '2018']
  * ```
  */
 export function analyzeText(text: string): string[] {

@@ -66,7 +66,7 @@ describe('sparse index persistence', () => {
     });
     const loaded = await readSparseIndex(path);
     expect(loaded.size).toBe(index.size);
-    for (const query of ['Table 2', 'fig. 3', 'capital expenditures 2018', '1,577', 'revenues', 'Item 7A', 'the']) {
+    for (const query of ['Table 2', 'fig. 3', 'capital expenditures 2018', '1,482', 'revenues', 'Item 7A', 'the']) {
       expect(loaded.search(query, { k: 10 })).toEqual(index.search(query, { k: 10 }));
     }
     const filter = (doc: { body?: string }): boolean => (doc.body ?? '').includes('million');

@@ -51,7 +51,7 @@ const TRIPLES: ReadonlyArray<readonly [string, string, string]> = [
 ];
 
 const SAMPLE = [
-  'Total net sales were $32.8 billion, up 5% from the prior year.',
+  'Total net sales were $28.4 billion, up 5% from the prior year.',
   'The kitten is sleeping on the sofa.',
   'Item 7. Management’s Discussion and Analysis of Financial Condition',
   'Café déjà vu — naïve résumé',

@@ -31,9 +31,9 @@ export const RETRIEVER_CONFORMANCE_DEFAULTS = {
 /** The corpus every retriever is checked on: each query below has one clearly relevant passage. */
 export const RETRIEVER_CONFORMANCE_CORPUS: readonly ConformanceDocument[] = [
   { node_id: 'sec_1', page_idx: 0, role: 'section', text: 'Management discussion and analysis of financial condition and results of operations' },
-  { node_id: 't_1', page_idx: 0, role: 'paragraph', text: 'Net sales increased 5 percent to 32.8 billion dollars, driven by organic growth in every business group.' },
-  { node_id: 't_2', page_idx: 1, role: 'paragraph', text: 'Purchases of property, plant and equipment (capital expenditures) were 1,577 million dollars in 2018.' },
-  { node_id: 'tab_1', page_idx: 1, role: 'table', text: 'Consolidated statement of cash flows | 2018 | 2017 — Net cash provided by operating activities | 6,439 | 6,240' },
+  { node_id: 't_1', page_idx: 0, role: 'paragraph', text: 'Net sales increased 5 percent to 28.4 billion dollars, driven by organic growth in every business group.' },
+  { node_id: 't_2', page_idx: 1, role: 'paragraph', text: 'Purchases of property, plant and equipment (capital expenditures) were 1,482 million dollars in 2018.' },
+  { node_id: 'tab_1', page_idx: 1, role: 'table', text: 'Consolidated statement of cash flows | 2018 | 2017 — Net cash provided by operating activities | 6,214 | 5,987' },
   { node_id: 't_3', page_idx: 2, role: 'paragraph', text: 'The descaling program removes limescale from the coffee machine; run it every three months.' },
   { node_id: 't_4', page_idx: 3, role: 'paragraph', text: 'Students must register for classes before the semester starts; late registration costs a fee.' },
   { node_id: 'tab_2', page_idx: 3, role: 'table', text: 'Table 2: accuracy and latency of the models on the benchmark — model | accuracy (%) | latency (ms)' },

@@ -42,7 +42,7 @@ export const TEN_K_DOCS: readonly SparseDoc[] = [
     table_schema: 'Business segment; 2018; 2017; % change',
     labels: 'Table 2',
     aliases: 'pct percent percentage usd dollar dollars',
-    body: 'Industrial 12,267 11,866 3.4%; Safety and Graphics 6,827 6,235 9.5%; Health Care 6,021 5,853 2.9%; Total Company 32,765 31,657 3.5%',
+    body: 'Industrial 11,904 11,512 3.4%; Packaging 6,613 6,039 9.5%; Health Care 5,842 5,677 2.9%; Total Company 28,436 27,474 3.5%',
     filters: { page_idx: 23, parent_section: 'sec_5', table_no: '2', label: 'Table 2', years: [2017, 2018] },
   },
   {
@@ -54,13 +54,13 @@ export const TEN_K_DOCS: readonly SparseDoc[] = [
     labels: 'Table 5',
     aliases: 'usd dollar dollars',
     body:
-      'Cash flows from operating activities: Net income including noncontrolling interest 5,363 4,869 5,058; ' +
-      'Depreciation and amortization 1,488 1,544 1,474; Company pension and postretirement contributions (370) (967) (383); ' +
-      'Stock-based compensation expense 302 324 298; Deferred income taxes (57) 107 7; Accounts receivable (305) (245) (313); ' +
-      'Inventories (509) (387) 57; Net cash provided by operating activities 6,439 6,240 6,662. ' +
-      'Cash flows from investing activities: Purchases of property, plant and equipment (capital expenditures) (1,577) (1,373) (1,420); ' +
-      'Proceeds from sale of businesses 846 1,065 142; Net cash used in investing activities (222) (3,086) (1,403). ' +
-      'Cash flows from financing activities: Purchases of treasury stock (4,870) (2,068) (3,753); Dividends paid to shareholders (3,193) (2,803) (2,678)',
+      'Cash flows from operating activities: Net income including noncontrolling interest 4,918 4,512 4,730; ' +
+      'Depreciation and amortization 1,362 1,318 1,297; Company pension and postretirement contributions (341) (802) (356); ' +
+      'Stock-based compensation expense 287 309 276; Deferred income taxes (49) 96 11; Accounts receivable (288) (231) (297); ' +
+      'Inventories (472) (356) 44; Net cash provided by operating activities 6,214 5,987 6,118. ' +
+      'Cash flows from investing activities: Purchases of property, plant and equipment (capital expenditures) (1,482) (1,291) (1,347); ' +
+      'Proceeds from sale of businesses 791 1,012 131; Net cash used in investing activities (207) (2,874) (1,322). ' +
+      'Cash flows from financing activities: Purchases of treasury stock (4,512) (1,934) (3,488); Dividends paid to shareholders (2,968) (2,611) (2,497)',
     filters: { page_idx: 59, parent_section: 'sec_8', table_no: '5', label: 'Table 5', years: [2016, 2017, 2018] },
   },
   {
@@ -77,7 +77,7 @@ export const TEN_K_DOCS: readonly SparseDoc[] = [
     id: 't_41',
     role: 'paragraph',
     labels: 'Table 2',
-    body: 'As shown in Table 2, sales in Safety and Graphics increased 9.5%, while revenues in Health Care rose 2.9%.',
+    body: 'As shown in Table 2, sales in Packaging increased 9.5%, while revenues in Health Care rose 2.9%.',
     filters: { page_idx: 23, parent_section: 'sec_5' },
   },
   {
@@ -89,7 +89,7 @@ export const TEN_K_DOCS: readonly SparseDoc[] = [
   {
     id: 't_43',
     role: 'paragraph',
-    body: 'Total revenue for the year reached $32.8 billion, and operating income margins expanded in 2018.',
+    body: 'Total revenue for the year reached $28.4 billion, and operating income margins expanded in 2018.',
     filters: { page_idx: 22, parent_section: 'sec_5' },
   },
 ];
