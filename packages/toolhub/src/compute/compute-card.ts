@@ -20,7 +20,7 @@ export const VariableInputSchema = z.union([
 
 /** Arguments of `compute.eval`. */
 export const ComputeEvalArgsSchema = z.object({
-  /** The arithmetic, e.g. `percent_change(A, B)` or `(1,577) - (1,373)`. */
+  /** The arithmetic, e.g. `percent_change(A, B)` or `(1,482) - (1,291)`. */
   expression: z.string().min(1).max(MAX_EXPRESSION_CHARS),
   /** Values of the names used (results of earlier steps). */
   variables: z
@@ -37,7 +37,7 @@ export type ComputeEvalArgs = z.infer<typeof ComputeEvalArgsSchema>;
 export const computeEvalCard: HubToolCard<ComputeEvalArgs, ComputeResult> = {
   id: 'compute.eval',
   description:
-    'Safe arithmetic (no code execution): + - * / ^, parentheses, numbers like 1,577 or (1,577) (negative) or 12% or $1.2 billion, variables from earlier steps, units carried (same-unit add/subtract, ratios drop units), functions abs, round, min, max, sum, avg, sqrt, diff, ratio, pct, percent_change, cagr. Args: expression, variables, precision.',
+    'Safe arithmetic (no code execution): + - * / ^, parentheses, numbers like 1,482 or (1,482) (negative) or 12% or $1.2 billion, variables from earlier steps, units carried (same-unit add/subtract, ratios drop units), functions abs, round, min, max, sum, avg, sqrt, diff, ratio, pct, percent_change, cagr. Args: expression, variables, precision.',
   args: ComputeEvalArgsSchema,
   kind: 'compute',
   async run(args) {

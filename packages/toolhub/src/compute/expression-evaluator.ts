@@ -15,7 +15,7 @@ export interface Quantity {
 }
 
 /**
- * A variable as callers give it: a number, a string read like a cell (`"(1,577)"`, `"$1.2 billion"`, `"12.5%"`), or a
+ * A variable as callers give it: a number, a string read like a cell (`"(1,482)"`, `"$1.2 billion"`, `"12.5%"`), or a
  * quantity as written — `value` as written with its `scale` and `percent` flag (an `extract.column` cell fits as is).
  */
 export type VariableInput = number | string | { value: number | null; unit?: string | null | undefined; percent?: boolean | undefined; scale?: string | null | undefined };
@@ -31,7 +31,7 @@ export interface ComputeResult {
   scale: Scale | null;
   /** The number to show: × 100 for percents, ÷ the scale multiplier for scaled values, rounded to `precision` decimals. */
   display_value: number;
-  /** How to show it: `12.5%`, `$204 million`, `1,234.5 ms`. */
+  /** How to show it: `12.5%`, `$191 million`, `1,234.5 ms`. */
   text: string;
 }
 
@@ -265,7 +265,7 @@ function evaluateNode(node: ExprNode, variables: ReadonlyMap<string, Quantity>):
 
 const SCALE_NAMES: Readonly<Record<Scale, string>> = { thousands: 'thousand', millions: 'million', billions: 'billion', trillions: 'trillion' };
 
-/** Formats a quantity for people: `12.5%`, `$204 million`, `-$1,577`, `1,234.5 ms`. */
+/** Formats a quantity for people: `12.5%`, `$191 million`, `-$1,482`, `1,234.5 ms`. */
 export function formatQuantity(q: Quantity, precision: number = EVALUATE_DEFAULTS.precision): { display_value: number; text: string } {
   const shown = q.percent ? q.value * 100 : q.scale ? q.value / SCALE_MULTIPLIERS[q.scale] : q.value;
   const f = 10 ** precision;
@@ -281,7 +281,7 @@ export function formatQuantity(q: Quantity, precision: number = EVALUATE_DEFAULT
 
 /**
  * Evaluates an arithmetic expression safely (a parser and an evaluator over whitelisted operations; no `eval`): numbers
- * with thousands separators, accounting negatives `(1,577)`, percents (`12%` → 0.12), scale words (`1.5 million`),
+ * with thousands separators, accounting negatives `(1,482)`, percents (`12%` → 0.12), scale words (`1.5 million`),
  * currency signs and unit words carried through (same-unit addition and subtraction; a ratio of like units drops them),
  * variables from earlier steps, and the functions of {@link COMPUTE_FUNCTIONS} (`percent_change(old, new)`,
  * `pct(part, whole)`, `cagr(start, end, years)`, `round(x, digits)`…).
@@ -291,8 +291,8 @@ export function formatQuantity(q: Quantity, precision: number = EVALUATE_DEFAULT
  *
  * @example
  * ```ts
- * evaluateExpression('percent_change(abs(capex_2022), abs(capex_2023))', { capex_2022: '(1,373)', capex_2023: '(1,577)' }).text; // '14.857975%'
- * evaluateExpression('$1,577 million - $1,373 million').text; // '$204 million'
+ * evaluateExpression('percent_change(abs(capex_2022), abs(capex_2023))', { capex_2022: '(1,291)', capex_2023: '(1,482)' }).text; // '14.794733%'
+ * evaluateExpression('$1,482 million - $1,291 million').text; // '$191 million'
  * ```
  */
 export function evaluateExpression(expression: string, variables: Readonly<Record<string, VariableInput>> = {}, options: EvaluateOptions = {}): ComputeResult {

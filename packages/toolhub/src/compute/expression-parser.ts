@@ -14,8 +14,8 @@ import { scaleFromWord, type Scale } from '../table/number-text.js';
  * number  := digits [',' ddd]* ['.' digits] ['%' | scale word | unit word]
  * ```
  *
- * Thousands separators need exactly three digits after each comma and no space (`1,577`); separate function arguments
- * with `, ` (a comma and a space) to avoid `max(1,577)` reading as 1577. An accounting negative `(1,577)` — a number
+ * Thousands separators need exactly three digits after each comma and no space (`1,482`); separate function arguments
+ * with `, ` (a comma and a space) to avoid `max(1,482)` reading as 1482. An accounting negative `(1,482)` — a number
  * with thousands separators, or any number after a currency sign (`$(40)`, `($40)`) — reads as negative; `(577)` is plain grouping.
  */
 
@@ -37,7 +37,7 @@ const CURRENCY_SIGNS: ReadonlyMap<string, string> = new Map([['$', '$'], ['€',
 
 /** A number literal as written. */
 export interface NumberLiteral {
-  /** Digits as a number (`1577` for `1,577`, `12.5` for `12.5%`). */
+  /** Digits as a number (`1482` for `1,482`, `12.5` for `12.5%`). */
   value: number;
   percent: boolean;
   scale?: Scale;
@@ -253,7 +253,7 @@ export function parseExpression(raw: string): ExprNode {
       return { type: 'variable', name: t.name, pos: t.pos };
     }
     if (isOp(t, '(')) {
-      // accounting negative: (1,577) or ($1,577)
+      // accounting negative: (1,482) or ($1,482)
       const a = tokens[at];
       const b = tokens[at + 1];
       const c = tokens[at + 2];

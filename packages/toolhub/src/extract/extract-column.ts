@@ -18,11 +18,11 @@ export interface ExtractedCell {
   /** 0-based body row and grid column. */
   row_index: number;
   col_index: number;
-  /** The cell as written (`(1,577)`). */
+  /** The cell as written (`(1,482)`). */
   raw: string;
-  /** The number as written with its sign (`-1577`), or null for text / empty / dash cells. */
+  /** The number as written with its sign (`-1482`), or null for text / empty / dash cells. */
   value: number | null;
-  /** `value` times the table scale (`-1577000000` in a `(Millions)` table), or null. */
+  /** `value` times the table scale (`-1482000000` in a `(Millions)` table), or null. */
   value_scaled: number | null;
   /** Unit of the cell (`%`, or the table currency `$`), or null. */
   unit: string | null;
@@ -174,7 +174,7 @@ function valueColumns(grid: TableGrid): number[] {
  * property, plant and equipment (PP&E)`), or by naming the same reporting concept in other words (`capex` finds
  * `Purchases of property, plant and equipment`; the shared concept vocabulary); a year matches a column whose header
  * names it; other column labels match by terms. Each cell comes back as written and as a number with its unit, percent
- * flag and the table's scale (`(1,577)` in a `(Millions)` table → `value -1577`, `value_scaled -1.577e9`).
+ * flag and the table's scale (`(1,482)` in a `(Millions)` table → `value -1482`, `value_scaled -1.482e9`).
  */
 export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {}): Pick<ExtractColumnData, 'cells' | 'missing_rows' | 'missing_columns'> {
   const { minMatch, maxRowsPerLabel, bestRowOnly } = { ...EXTRACT_CELLS_DEFAULTS, ...options };

@@ -1,5 +1,5 @@
 /**
- * Reading numbers as written in documents: thousands separators, currency signs, accounting negatives `(1,577)`,
+ * Reading numbers as written in documents: thousands separators, currency signs, accounting negatives `(1,482)`,
  * percents and scale words (`1.2 billion`). Shared by the table reader, `extract.column` and `compute.eval`.
  */
 
@@ -94,7 +94,7 @@ export interface ParsedNumber {
   currency?: string;
   /** Scale word written after the number (`million`, `bn`). */
   scale?: Scale;
-  /** Written in accounting parentheses, `(1,577)`. */
+  /** Written in accounting parentheses, `(1,482)`. */
   parenthesized: boolean;
   /** Written with a multiplier suffix (`1.2x`, `3 times`). */
   times?: boolean;
@@ -117,14 +117,14 @@ const CELL_RE = new RegExp(
 );
 
 /**
- * Reads one number as written in a cell or a sentence fragment: `1,577`, `(1,577)`, `-3.5`, `−3.5`, `$ 6,439`,
+ * Reads one number as written in a cell or a sentence fragment: `1,482`, `(1,482)`, `-3.5`, `−3.5`, `$ 6,214`,
  * `12.5%`, `(4.2)%`, `$1.2 billion`, `€(40)`, `+4.2 %`, `1 234`, `1.2x`, `25 bps`, `40 euros`. Footnote markers (`*`,
  * `†`, `(a)`, superscript digits) after the number are ignored. Returns undefined for anything else, including empty
  * cells and dashes (`—` means "none", not 0). Short scale abbreviations (`$6.1m`, `2 b`) are read with `shortScales`.
  *
  * @example
  * ```ts
- * parseNumberText('(1,577)'); // { value: -1577, percent: false, parenthesized: true, decimals: 0 }
+ * parseNumberText('(1,482)'); // { value: -1482, percent: false, parenthesized: true, decimals: 0 }
  * parseNumberText('$1.2 billion'); // { value: 1.2, currency: '$', scale: 'billions', percent: false, parenthesized: false, decimals: 1 }
  * ```
  */

@@ -27,7 +27,7 @@ describe('parseHtmlTable', () => {
     expect(grid.headerRows).toBe(2);
     expect(grid.rows[0]).toEqual(['(Millions)', 'Years ended December 31', 'Years ended December 31', 'Years ended December 31']);
     expect(grid.rows[1]).toEqual(['(Millions)', '2023', '2022', '2021']);
-    expect(grid.rows[7]).toEqual(['Purchases of property, plant and equipment (PP&E)', '(1,577)', '(1,373)', '(1,201)']);
+    expect(grid.rows[7]).toEqual(['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,373)', '(1,201)']);
     expect(grid.rows.every((r) => r.length === 4)).toBe(true);
   });
 
@@ -80,8 +80,8 @@ describe('readTable', () => {
 
 describe('parseNumberText', () => {
   it.each([
-    ['1,577', { value: 1577, percent: false, parenthesized: false }],
-    ['(1,577)', { value: -1577, parenthesized: true }],
+    ['1,482', { value: 1482, percent: false, parenthesized: false }],
+    ['(1,482)', { value: -1482, parenthesized: true }],
     ['$ (40)', { value: -40, currency: '$' }],
     ['-3.5', { value: -3.5 }],
     ['12.5%', { value: 12.5, percent: true }],

@@ -201,7 +201,7 @@ const OUTFLOW_LABEL = builtinDomainPack('finance').outflowLabel;
 /**
  * True when a row label names a cash outflow — by its wording (`Purchases of…`, `Payments for…`, `Dividends paid`) or
  * as an outflow concept (capital expenditure, dividends, share repurchases). Such amounts are shown as negatives
- * (`(1,577)`); "what was the amount" means their magnitude.
+ * (`(1,482)`); "what was the amount" means their magnitude.
  *
  * @param concepts the pack's concepts (default {@link DEFAULT_CONCEPTS}).
  * @param outflowLabel the pack's outflow wording (`CompiledDomainPack.outflowLabel`); null for none; default the finance pack's.
