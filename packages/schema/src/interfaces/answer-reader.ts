@@ -8,7 +8,7 @@ export interface ComputedOperand {
   row: string;
   /** Column label (header rows joined). */
   column: string;
-  /** The cell as written (`(1,577)`). */
+  /** The cell as written (`(1,482)`). */
   raw: string;
   /** The number used. */
   value: number;
@@ -23,7 +23,7 @@ export interface ComputedValue {
   operation: string;
   /** The number to show (percents × 100, scaled values in the scale of the operands). */
   value: number;
-  /** How to show it (`14.86%`, `$204 million`). */
+  /** How to show it (`14.79%`, `$191 million`). */
   text: string;
   /** The result is a percentage. */
   percent: boolean;
