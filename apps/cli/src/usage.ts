@@ -47,6 +47,17 @@ export const INDEX_USAGE = `  doctree index <doc_dir|file> [--embedder hashing|s
                  first (cached by content hash). A no-op when the document and the configuration are unchanged
 `;
 
+/** Usage lines of `doctree workspace` (part of the CLI help). */
+export const WORKSPACE_USAGE = `  doctree workspace init [DIR] | sources | meta set --doc-uid ID [--accessed-at YYYY-MM-DD] [--published-date D]
+                 [--citation-key K] [--title T] [--publisher P] [--url U] [--author A]... [--citable true|false]
+  doctree workspace parse [--force] | chunk | embed | build-bm25
+  doctree workspace query "<question>" [--mode evidence|papers] [--filter year=2020,source_type=evidence] [--top-k N]
+  doctree workspace audit <draft.md> | verify-citations <draft.md> | export-used-sources [evidence_pack.md]
+                 Evidence workspace for writers (every command: --workspace DIR, default the working directory;
+                 --json; --llm none|openai): raw/evidence is citable, raw/instruction/** feeds the briefs only;
+                 evidence packs quote the cited page verbatim; every output is a new vNNN file
+`;
+
 /** Usage line of `doctree doctor` (part of the CLI help). */
 export const DOCTOR_USAGE = `  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
 `;
@@ -59,4 +70,5 @@ export const COMMAND_USAGE: ReadonlyMap<string, string> = new Map([
   ['trace', TRACE_USAGE],
   ['eval', EVAL_USAGE],
   ['doctor', DOCTOR_USAGE],
+  ['workspace', WORKSPACE_USAGE],
 ]);
