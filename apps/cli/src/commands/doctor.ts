@@ -5,6 +5,7 @@ import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
 import { answerCalibratorFromConfig, domainPackFromConfig, pageRankerFromConfig } from '@doctree/pipeline';
 import { DEFAULT_PAGE_RANKER_MODEL } from '@doctree/toolhub';
 import type { CliConfig } from '../cli-context.js';
+import { probeLlmEndpoint, type LlmProbe } from './doctor-probe.js';
 
 /** Minimum Node version DocTree supports. */
 const MIN_NODE: [number, number] = [20, 12];
@@ -25,6 +26,8 @@ export interface DoctorReport {
     model: string;
     /** Never the key itself: `set (env)`, `set (file)` or `unset`. */
     api_key_status: string;
+    /** What a bounded request to the endpoint found (`skipped` when no endpoint is configured or probing is off). */
+    probe: LlmProbe;
   };
   /** The configured embedder and whether it can run here (SIF needs its word-vector package). */
   embedder: { kind: string; available: boolean; detail: string };
@@ -64,6 +67,10 @@ export interface DoctorReport {
 export interface DoctorOptions {
   /** PATH searched for the OCR programs (default `process.env.PATH`). */
   path?: string;
+  /** Probe the configured LLM endpoint with a bounded request (`GET /models`, else a 1-token chat). Default true. */
+  probeLlm?: boolean;
+  /** Time allowed per probe request, ms. Default the smaller of `llm.timeout_ms` and 5000. */
+  probeTimeoutMs?: number;
 }
 
 /** Builds the environment report; never throws for a broken component, it reports it. */
@@ -87,6 +94,14 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   const calibration = { ...calibrationStatus, mode: calibrator?.mode ?? (reader === 'extractive' ? 'apply' : 'lacks') } as const;
   if (!pageRanker.ok) problems.push(`page ranker model ${pageRanker.source}: ${pageRanker.error ?? 'cannot be loaded'}`);
   if (!calibration.ok) problems.push(`answer calibration model ${calibration.source}: ${calibration.error ?? 'cannot be loaded'}`);
+  const baseUrl = llm.base_url ?? (llm.provider === 'openai' ? 'https://api.openai.com/v1' : null);
+  const probe: LlmProbe =
+    llm.provider === 'none' || baseUrl === null
+      ? { status: 'skipped', detail: 'no LLM endpoint configured' }
+      : options.probeLlm === false
+        ? { status: 'skipped', detail: 'not probed' }
+        : await probeLlmEndpoint({ baseUrl, model: llm.model, timeoutMs: options.probeTimeoutMs ?? Math.min(llm.timeout_ms, 5000), ...(llm.api_key ? { apiKey: llm.api_key } : {}) });
+  if (probe.status !== 'ok' && probe.status !== 'skipped') problems.push(`LLM endpoint ${baseUrl}: ${probe.detail}`);
   const domainPack = await domainPackStatus(config.config);
   if (!domainPack.ok) problems.push(`domain pack ${domainPack.setting}: ${domainPack.error ?? 'cannot be loaded'}`);
   const report: DoctorReport = {
@@ -107,9 +122,10 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
     llm: {
       configured: llm.provider !== 'none',
       provider: llm.provider,
-      base_url: llm.base_url ?? (llm.provider === 'openai' ? 'https://api.openai.com/v1' : null),
+      base_url: baseUrl,
       model: llm.model,
       api_key_status: llm.api_key ? `set (${config.sources.api_key})` : 'unset',
+      probe,
     },
     embedder,
     ocr: {
@@ -194,6 +210,9 @@ function formatOcr(ocr: DoctorReport['ocr']): string {
   return `${tesseract}, ${pdftoppm} - ${ocr.effect}${ocr.hint ? `\n         ${ocr.hint}` : ''}`;
 }
 
+/** How the doctor names each probe status. */
+const PROBE_LABEL: Readonly<Record<LlmProbe['status'], string>> = Object.freeze({ ok: 'reachable', auth_failed: 'authentication failed', unreachable: 'unreachable', error: 'error', skipped: 'not probed' });
+
 /** Human-readable form of the report. */
 export function formatDoctorReport(report: DoctorReport): string {
   const mark = (ok: boolean): string => (ok ? 'ok  ' : 'FAIL');
@@ -202,7 +221,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${mark(report.node.supported)} node ${report.node.version} (${report.node.platform})`,
     `  ${mark(report.pdf.ok)} pdf engine: ${report.pdf.engine}${report.pdf.pdfjs_version ? ` (pdf.js ${report.pdf.pdfjs_version})` : ''}${report.pdf.polyfilled ? ', Node 20 polyfill active' : ''}${report.pdf.patches.length > 0 ? `, speed patches: ${report.pdf.patches.join(', ')}` : ''}${report.pdf.error ? ` - ${report.pdf.error}` : ''}`,
     `  ${mark(report.vector_backend_requested !== 'faiss' || report.vector_backend === 'faiss')} vector backend: ${report.vector_backend} - ${report.vector_backend_reason}`,
-    `  ok   llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status})` : 'none (offline: rule-based router/planner, extractive reader)'}`,
+    `  ${report.llm.configured ? mark(report.llm.probe.status === 'ok' || report.llm.probe.status === 'skipped') : 'ok  '} llm: ${report.llm.configured ? `${report.llm.provider} ${report.llm.model} at ${report.llm.base_url} (api key ${report.llm.api_key_status}) - ${PROBE_LABEL[report.llm.probe.status]}: ${report.llm.probe.detail}` : 'none (offline: rule-based router/planner, extractive reader)'}`,
     `  ${mark(report.embedder.available)} embedder: ${report.embedder.kind} (${report.embedder.detail})`,
     `  ${report.ocr.available ? 'ok  ' : 'warn'} ocr: ${formatOcr(report.ocr)}`,
     `  ${mark(report.models.page_ranker.ok)} page ranker: ${formatModel(report.models.page_ranker.source, report.models.page_ranker.fitted)}${report.models.page_ranker.error ? ` - ${report.models.page_ranker.error}` : ''}`,
