@@ -1,2 +1,11 @@
-/** DocTree on PostgreSQL + pgvector. */
-export const POSTGRES_SCHEMA_VERSION = 1 as const;
+/** DocTree on PostgreSQL + pgvector: one SQL schema with migrations, HNSW vectors, GIN full text, hybrid search in SQL. */
+export { dsnPassword, isPostgresUrl, redactDsn } from './dsn.js';
+export { MIGRATIONS, POSTGRES_SCHEMA_VERSION, SCHEMA_NAME_PATTERN, quoteSchema, runMigrations, vectorIndexSql } from './migrations.js';
+export type { Migration, MigrationResult } from './migrations.js';
+export { isConnectionError, toDocTreeError } from './pg-errors.js';
+export type { PgErrorContext } from './pg-errors.js';
+export { POSTGRES_STORE_DEFAULTS, PostgresStore } from './postgres-store.js';
+export type { HybridSearchRequest, PostgresStoreOptions } from './postgres-store.js';
+export { POSTGRES_RETRIEVER_DEFAULTS, PostgresRetriever } from './postgres-retriever.js';
+export type { PostgresRetrieverOptions } from './postgres-retriever.js';
+export type { StoredArtifact, StoredDocument, StoredDocumentInfo, StoredEmbedding, StoredNode, StoredSelection } from './stored-document.js';
