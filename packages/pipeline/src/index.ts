@@ -39,3 +39,24 @@ export { parseCommandArgs, positiveIntegerOption } from './command/command-args.
 export type { CommandOptionSpec, ParsedCommandArgs } from './command/command-args.js';
 export { reportCommandFailure } from './command/command-failure.js';
 export type { ReportCommandFailureOptions } from './command/command-failure.js';
+export { acquireFileLock, bm25Scores, buildCollectionDocument, Collection, COLLECTION_FILES, describeDocument, extractMetadata, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore, matchesFilters, MAX_SELECTION_NODES, metadataFromFilename, namedMetadata, nodeDocScores, PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, planChanges, rankDocuments, scanInputDir, SELECTION_NODE_HITS, SELECTION_RRF_K, toPageIndex } from './collection/index.js';
+export type {
+  CollectionAnswer,
+  CollectionAskOptions,
+  CollectionBuildJob,
+  CollectionBuildProgress,
+  CollectionBuildResult,
+  CollectionDocumentAnswer,
+  CollectionFilters,
+  CollectionOptions,
+  CollectionProgress,
+  CollectionSelectOptions,
+  CollectionSyncOptions,
+  DocumentSelection,
+  FileCollectionStoreOptions,
+  MetadataSource,
+  PlannedChange,
+  ScannedFile,
+  SelectionCandidate,
+  SelectionScore,
+} from './collection/index.js';

@@ -44,6 +44,7 @@ export const DOCTREE_ERROR_CODES = {
   TOOL_NOT_CONFIGURED: { exitStatus: 10, category: 'tool', defaultHint: 'The tool needs a component that is not configured (e.g. a chat model for rank.llm); configure it or use another tool.' },
   EVAL_DATASET_INVALID: { exitStatus: 6, category: 'input', defaultHint: 'Each line needs id, doc_file, question, answer and evidence_pages (1-based).' },
   IO_WRITE_FAILED: { exitStatus: 11, category: 'io', defaultHint: 'Check free space and write permission of the output folder.' },
+  COLLECTION_LOCKED: { exitStatus: 12, category: 'io', defaultHint: 'Another run is writing this collection; wait for it, or pass --wait SECONDS to wait for its lock.' },
   CANCELLED: { exitStatus: 130, category: 'internal', defaultHint: 'The operation was cancelled.' },
   INTERNAL: { exitStatus: 70, category: 'internal', defaultHint: 'This is a bug in DocTree; please report it with the command you ran.' },
 } as const satisfies Record<string, DocTreeErrorCodeInfo>;

@@ -30,6 +30,9 @@ export { DOMAIN_PACK_VERSION, DOMAIN_PACK_PATTERN_MAX, DomainConceptSchema, Doma
 export type { DomainConcept, DomainStatement, DomainDetect, DomainPack, DomainPackInput, DomainConfig } from "./domain-pack.js";
 export { QuestionDefinitionSchema, QuestionAnalysisSchema } from "./question-analysis.js";
 export type { QuestionDefinition, QuestionAnalysis } from "./question-analysis.js";
+export { COLLECTION_MANIFEST_FORMAT, COLLECTION_MANIFEST_VERSION, COLLECTION_METADATA_FIELDS, CollectionMetadataSchema, CollectionDocIdSchema, CollectionDocumentSchema, CollectionFailureSchema, CollectionManifestSchema, CollectionChangeSchema, CollectionStatusReportSchema, CollectionSyncReportSchema, PageIndexNodeSchema, PageIndexDocumentSchema, COLLECTION_SELECTION_FORMAT, COLLECTION_SELECTION_VERSION, CollectionSelectionFileSchema } from "./collection.js";
+export type { CollectionMetadataField, CollectionMetadata, CollectionDocument, CollectionFailure, CollectionManifest, CollectionChange, CollectionStatusReport, CollectionSyncReport, PageIndexNode, PageIndexDocument, CollectionSelectionFile } from "./collection.js";
+export type { CollectionMetadataUpdate, CollectionSelectionNode, DocumentSelectionData, SelectionNodeHit, CollectionLockOwner, CollectionLock, CollectionLockOptions, SelectionIndexInfo, CollectionStore } from "./collection-store.js";
 export { ARTIFACT_SCHEMAS, artifactJsonSchemas } from "./json-schemas.js";
 export type { ArtifactSchemaName } from "./json-schemas.js";
 export type { Embedder, EmbedOptions } from "./interfaces/embedder.js";

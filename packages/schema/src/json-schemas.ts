@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnswerSchema, EvidencePackSchema, HitSchema, ObservationSchema, RouterDecisionSchema, StrategyPlanSchema, ToolCallSchema, ToolResultSchema, TraceSchema } from './agent.js';
+import { CollectionManifestSchema, CollectionStatusReportSchema, CollectionSyncReportSchema, PageIndexDocumentSchema } from './collection.js';
 import { DocTreeConfigSchema } from './config.js';
 import { DomainPackSchema } from './domain-pack.js';
 import { QuestionAnalysisSchema } from './question-analysis.js';
@@ -52,6 +53,10 @@ export const ARTIFACT_SCHEMAS = {
   config: DocTreeConfigSchema,
   'domain-pack': DomainPackSchema,
   'question-analysis': QuestionAnalysisSchema,
+  'collection-manifest': CollectionManifestSchema,
+  'collection-status': CollectionStatusReportSchema,
+  'collection-sync': CollectionSyncReportSchema,
+  'pageindex-document': PageIndexDocumentSchema,
 } as const;
 
 /** Names of the artifact schemas. */

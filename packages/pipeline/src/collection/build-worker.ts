@@ -1,0 +1,30 @@
+import { parentPort } from 'node:worker_threads';
+import { createChatClient } from '@doctree/agents';
+import { DocTreeError } from '@doctree/schema';
+import { createIndexComponents, type IndexComponents } from '../index-components.js';
+import { buildCollectionDocument } from './build-document.js';
+import type { BuildWorkerJob, BuildWorkerMessage } from './build-pool.js';
+
+/**
+ * Worker-thread entry of `runCollectionBuilds`: builds the documents it is sent one at a time with components made
+ * once from the configuration (the embedder's word vectors load once per worker), and posts progress and one `done`
+ * or `error` per document.
+ */
+
+if (parentPort) {
+  const port = parentPort;
+  const post = (message: BuildWorkerMessage): void => port.postMessage(message);
+  let components: Promise<IndexComponents> | undefined;
+  port.on('message', (message: BuildWorkerJob) => {
+    if (message?.type !== 'job') return;
+    const { job, cacheDir } = message;
+    const chat = createChatClient(job.config);
+    components ??= createIndexComponents(job.config, { cacheDir, ...(chat ? { chat } : {}) });
+    components
+      .then((made) => buildCollectionDocument(job, made, (event) => post({ type: 'progress', index: job.index, event })))
+      .then(
+        (result) => post({ type: 'done', index: job.index, result }),
+        (error: unknown) => post({ type: 'error', index: job.index, error: DocTreeError.from(error, 'INTERNAL', { file: job.input }).toJSON() }),
+      );
+  });
+}

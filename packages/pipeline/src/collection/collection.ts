@@ -1,0 +1,464 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { createChatClient } from '@doctree/agents';
+import { DOC_FILES } from '@doctree/ingest';
+import { INDEX_DIR, INDEX_FILES } from '@doctree/index';
+import {
+  COLLECTION_METADATA_FIELDS,
+  CollectionMetadataSchema,
+  DocTreeError,
+  parseWith,
+  resolveConfig,
+  type Answer,
+  type CollectionDocument,
+  type CollectionManifest,
+  type CollectionMetadata,
+  type CollectionMetadataField,
+  type CollectionStatusReport,
+  type CollectionStore,
+  type CollectionSyncReport,
+  type DocSummary,
+  type DocTree,
+  type DocTreeConfig,
+  type PageIndexDocument,
+} from '@doctree/schema';
+import { askQuestion, type AskedQuestion } from '../ask-question.js';
+import { createIndexComponents, type IndexComponents } from '../index-components.js';
+import { documentProfile, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
+import { runCollectionBuilds } from './build-pool.js';
+import { planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
+import { describeDocument } from './document-metadata.js';
+import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
+import { FileCollectionStore } from './file-collection-store.js';
+import { toPageIndex } from './pageindex.js';
+
+/** Options of {@link Collection.open}. */
+export interface CollectionOptions {
+  /** Resolved configuration (embedder, vector backend, LLM). Default: the built-in defaults (offline). */
+  config?: DocTreeConfig;
+  /** Storage; default a {@link FileCollectionStore} in the collection folder. */
+  store?: CollectionStore;
+  /** Cache folder of LLM summaries and `openai` embeddings. Default `<config.data_dir>/.cache`. */
+  cacheDir?: string;
+  /** Ready-made index components (embedder…) for builds in this thread and for questions. */
+  components?: Partial<IndexComponents>;
+}
+
+/** Progress of {@link Collection.sync}. */
+export type CollectionProgress =
+  | { stage: 'scan'; files: number }
+  | { stage: 'build'; doc_id: string; event: CollectionBuildProgress; done: number; total: number }
+  | { stage: 'landed'; doc_id: string; ok: boolean; done: number; total: number; error?: DocTreeError }
+  | { stage: 'removed'; doc_id: string }
+  | { stage: 'selection' }
+  | { stage: 'lock-wait'; holder: string };
+
+/** Options of {@link Collection.sync} and {@link Collection.ingest}. */
+export interface CollectionSyncOptions {
+  /** Folder of source files. Default: the manifest's `input_dir`. */
+  inputDir?: string;
+  /** Rebuild every document, changed or not. Default false. */
+  force?: boolean;
+  /** Documents built at the same time (worker threads): `'auto'` one per core. Default `'auto'`. */
+  workers?: number | 'auto';
+  /** How long to wait for another run's lock, ms. Default 0 (fail at once, naming the holder). */
+  waitMs?: number;
+  onProgress?: (event: CollectionProgress) => void;
+}
+
+/** Options of {@link Collection.select} and {@link Collection.ask}. */
+export interface CollectionSelectOptions {
+  /** `select` (default): the best documents; `all`: every candidate. */
+  mode?: 'select' | 'all';
+  /** Ask exactly these documents (no selection). */
+  docs?: readonly string[];
+  /** Metadata filters applied before selection. */
+  filters?: CollectionFilters;
+  /** Documents asked in `select` mode. Default 1. */
+  maxDocs?: number;
+}
+
+/** Options of {@link Collection.ask}. */
+export interface CollectionAskOptions extends CollectionSelectOptions {
+  /** Most documents asked in `all` mode. Default 10. */
+  maxAll?: number;
+  signal?: AbortSignal;
+  /** Told of each document as it is asked. */
+  onDocument?: (docId: string) => void;
+}
+
+/** One document's answer to a collection question. */
+export interface CollectionDocumentAnswer {
+  doc_id: string;
+  run: AskedQuestion;
+}
+
+/** A question answered over a collection: the selection step, each asked document's run, and the chosen answer. */
+export interface CollectionAnswer {
+  question: string;
+  selection: DocumentSelection;
+  /** The chosen answer (the most confident one that is not a refusal; else the most confident). */
+  answer: Answer;
+  /** Document of the chosen answer. */
+  doc_id: string;
+  /** Every asked document's run, in selection order. */
+  documents: CollectionDocumentAnswer[];
+}
+
+const now = (): string => new Date().toISOString();
+
+/**
+ * A collection of documents: built from a folder with {@link Collection.ingest} / {@link Collection.sync} (one worker
+ * thread per core, unchanged documents untouched, a lock against concurrent writers, each document committed on its
+ * own), inspected with {@link Collection.status}, asked with {@link Collection.ask} (document selection, then the
+ * DocTree agent on the selected documents), and exchanged with PageIndex trees.
+ *
+ * @example
+ * ```ts
+ * const collection = await Collection.open('data/reports', { config });
+ * await collection.sync({ inputDir: 'pdfs/reports' });
+ * const { answer, doc_id, selection } = await collection.ask('What was the operating margin in 2023?');
+ * ```
+ */
+export class Collection {
+  readonly dir: string;
+  readonly store: CollectionStore;
+  readonly config: DocTreeConfig;
+  private readonly cacheDir: string;
+  private readonly given: Partial<IndexComponents>;
+  private components: Promise<IndexComponents> | undefined;
+
+  private constructor(dir: string, options: CollectionOptions) {
+    this.dir = dir;
+    this.config = options.config ?? resolveConfig({}).config;
+    this.store = options.store ?? new FileCollectionStore(dir, { backend: this.config.index.backend, hnswMinNodes: this.config.index.hnsw_min_vectors });
+    this.cacheDir = options.cacheDir ?? join(this.config.data_dir, '.cache');
+    this.given = options.components ?? {};
+  }
+
+  /** Opens (not yet creates) the collection in `dir`. */
+  static async open(dir: string, options: CollectionOptions = {}): Promise<Collection> {
+    return new Collection(resolve(dir), options);
+  }
+
+  /** The manifest, or undefined when nothing was built yet. */
+  async manifest(): Promise<CollectionManifest | undefined> {
+    return this.store.readManifest();
+  }
+
+  private indexComponents(): Promise<IndexComponents> {
+    this.components ??= (async () => {
+      const chat = this.given.summarizer ? undefined : createChatClient(this.config);
+      return createIndexComponents(this.config, { cacheDir: this.cacheDir, given: this.given, ...(chat ? { chat } : {}) });
+    })();
+    return this.components;
+  }
+
+  private async requireManifest(): Promise<CollectionManifest> {
+    const manifest = await this.store.readManifest();
+    if (!manifest) throw new DocTreeError('INPUT_NOT_FOUND', 'no collection here', { file: this.dir, hint: 'Create it with `doctree collection ingest --input-dir <dir> --collection-dir <dir>`.' });
+    return manifest;
+  }
+
+  private async inputDirOf(given: string | undefined): Promise<string> {
+    if (given !== undefined) return resolve(given);
+    const manifest = await this.store.readManifest();
+    if (!manifest) throw new DocTreeError('USAGE', 'no input folder: the collection does not exist yet', { hint: 'Pass --input-dir.' });
+    return manifest.input_dir;
+  }
+
+  /** What a sync would change (nothing is written). */
+  async status(inputDir?: string): Promise<CollectionStatusReport> {
+    const manifest = await this.store.readManifest();
+    const dir = await this.inputDirOf(inputDir);
+    const planned = planChanges(manifest, await scanInputDir(dir));
+    const indexed = new Map((manifest?.documents ?? []).map((d) => [d.doc_id, d.indexed_at]));
+    return {
+      format: 'doctree.collection-status',
+      version: 1,
+      collection_dir: this.dir,
+      input_dir: dir,
+      ...(manifest ? { created_at: manifest.created_at, updated_at: manifest.updated_at } : {}),
+      documents: manifest?.documents.length ?? 0,
+      entries: planned.map((p) => ({ change: p.change, doc_id: p.doc_id, path: p.path, ...(indexed.has(p.doc_id) && p.change !== 'new' ? { indexed_at: indexed.get(p.doc_id)! } : {}) })),
+      pending: planned.filter((p) => p.change !== 'unchanged').length,
+    };
+  }
+
+  /** Adds new files, rebuilds modified ones and retries failed ones; never removes (see {@link Collection.sync}). */
+  async ingest(options: CollectionSyncOptions = {}): Promise<CollectionSyncReport> {
+    return this.apply('ingest', options);
+  }
+
+  /** Brings the collection in step with its input folder: adds new files, rebuilds modified ones, removes deleted ones. */
+  async sync(options: CollectionSyncOptions = {}): Promise<CollectionSyncReport> {
+    return this.apply('sync', options);
+  }
+
+  private async apply(mode: 'ingest' | 'sync', options: CollectionSyncOptions): Promise<CollectionSyncReport> {
+    const started = performance.now();
+    const progress = options.onProgress ?? (() => undefined);
+    const inputDir = await this.inputDirOf(options.inputDir);
+    const lock = await this.store.lock({ waitMs: options.waitMs ?? 0, onWait: (o) => progress({ stage: 'lock-wait', holder: `process ${o.pid} on ${o.host}, started ${o.started}` }) });
+    try {
+      let t = performance.now();
+      const files = await scanInputDir(inputDir);
+      progress({ stage: 'scan', files: files.length });
+      const manifest = await this.store.initialize({ input_dir: inputDir });
+      const planned = planChanges(manifest, files);
+      const scanMs = performance.now() - t;
+      const report: CollectionSyncReport = {
+        format: 'doctree.collection-sync',
+        version: 1,
+        mode,
+        collection_dir: this.dir,
+        input_dir: inputDir,
+        added: [],
+        updated: [],
+        removed: [],
+        unchanged: [],
+        failed: [],
+        documents: 0,
+        workers: 0,
+        timings_ms: { scan: Math.round(scanMs), build: 0, selection: 0, total: 0 },
+      };
+      if (mode === 'sync') {
+        for (const gone of planned.filter((p) => p.change === 'deleted')) {
+          await this.store.removeDocument(gone.doc_id);
+          report.removed.push(gone.doc_id);
+          progress({ stage: 'removed', doc_id: gone.doc_id });
+        }
+      }
+      const toBuild = planned.filter((p): p is PlannedChange & { file: ScannedFile } => p.file !== undefined && (options.force || p.change !== 'unchanged'));
+      report.unchanged = planned.filter((p) => p.change === 'unchanged' && !options.force).map((p) => p.doc_id);
+      t = performance.now();
+      await this.buildAll(manifest, toBuild, report, options, progress);
+      report.timings_ms.build = Math.round(performance.now() - t);
+      t = performance.now();
+      progress({ stage: 'selection' });
+      await this.store.refreshSelectionIndex();
+      report.timings_ms.selection = Math.round(performance.now() - t);
+      report.documents = (await this.requireManifest()).documents.length;
+      report.timings_ms.total = Math.round(performance.now() - started);
+      return report;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async buildAll(manifest: CollectionManifest, planned: ReadonlyArray<PlannedChange & { file: ScannedFile }>, report: CollectionSyncReport, options: CollectionSyncOptions, progress: (event: CollectionProgress) => void): Promise<void> {
+    const rows = new Map(manifest.documents.map((d) => [d.doc_id, d]));
+    const jobs: CollectionBuildJob[] = [];
+    for (const [index, p] of planned.entries()) {
+      const previous = rows.get(p.doc_id)?.metadata;
+      jobs.push({ index, docId: p.doc_id, input: p.file.absolute, kind: p.file.kind, staged: await this.store.stageDocument(p.doc_id), config: this.config, ...(previous ? { previous } : {}) });
+    }
+    const byIndex = new Map(planned.map((p, i) => [i, p]));
+    let done = 0;
+    const builds = runCollectionBuilds(jobs, {
+      workers: options.workers ?? 'auto',
+      components: () => this.indexComponents(),
+      cacheDir: this.cacheDir,
+      onProgress: (job, event) => progress({ stage: 'build', doc_id: job.docId, event, done, total: jobs.length }),
+    });
+    report.workers = jobs.length === 0 ? 0 : Math.min(jobs.length, options.workers === undefined || options.workers === 'auto' ? (await import('node:os')).availableParallelism() : options.workers);
+    for await (const outcome of builds) {
+      done++;
+      const p = byIndex.get(outcome.job.index)!;
+      if (outcome.error) {
+        await this.store.discardStaged(outcome.job.staged);
+        await this.store.recordFailure({ path: p.path, sha256: p.file.sha256, code: outcome.error.code, message: outcome.error.message, at: now() });
+        report.failed.push({ doc_id: p.doc_id, path: p.path, code: outcome.error.code, message: outcome.error.message });
+        progress({ stage: 'landed', doc_id: p.doc_id, ok: false, done, total: jobs.length, error: outcome.error });
+        continue;
+      }
+      const r = outcome.result;
+      const previous = rows.get(p.doc_id);
+      const at = now();
+      const row: CollectionDocument = {
+        doc_id: p.doc_id,
+        path: p.path,
+        kind: p.file.kind,
+        sha256: p.file.sha256,
+        size: p.file.size,
+        mtime: p.file.mtime,
+        build_id: r.build_id,
+        pages: r.pages,
+        ingest_warnings: r.warnings,
+        indexed_at: at,
+        created_at: previous?.created_at ?? at,
+        updated_at: at,
+        description: r.description,
+        metadata: r.metadata,
+      };
+      await this.store.commitDocument(row, r.staged, r.selection);
+      (previous ? report.updated : report.added).push(p.doc_id);
+      progress({ stage: 'landed', doc_id: p.doc_id, ok: true, done, total: jobs.length });
+    }
+  }
+
+  /**
+   * Sets metadata fields of a document by hand (they are kept when the document is rebuilt); `undefined` clears a
+   * field. The description and the document's profile for selection follow.
+   *
+   * @throws DocTreeError `INPUT_NOT_FOUND` for an unknown document, `SCHEMA_INVALID` for a bad value.
+   */
+  async setMetadata(docId: string, patch: Partial<Record<CollectionMetadataField, string | number | undefined>>, options: { waitMs?: number } = {}): Promise<CollectionDocument> {
+    const lock = await this.store.lock({ waitMs: options.waitMs ?? 0 });
+    try {
+      const manifest = await this.requireManifest();
+      const row = manifest.documents.find((d) => d.doc_id === docId);
+      if (!row) throw new DocTreeError('INPUT_NOT_FOUND', `no document ${JSON.stringify(docId)} in this collection`, { file: this.dir });
+      const next: Record<string, unknown> = { ...row.metadata, edited: [...row.metadata.edited] };
+      for (const field of COLLECTION_METADATA_FIELDS) {
+        if (!Object.hasOwn(patch, field)) continue;
+        const value = patch[field];
+        if (value === undefined) delete next[field];
+        else next[field] = value;
+        if (!(next['edited'] as string[]).includes(field)) (next['edited'] as string[]).push(field);
+      }
+      const metadata: CollectionMetadata = parseWith(CollectionMetadataSchema, next, { what: 'metadata' });
+      const summary = await this.readSummary(docId);
+      const description = describeDocument(metadata, summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
+      const data = await this.store.selectionData(docId);
+      const profile = documentProfile(metadata, description, data.nodes.filter((n) => n.level === 1).map((n) => n.title));
+      const [vector] = await (await this.indexComponents()).embedder.embedDocuments([profile]);
+      return await this.store.updateMetadata(docId, { metadata, description, profile: { text: profile, vector: vector! } });
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async readSummary(docId: string): Promise<DocSummary | undefined> {
+    try {
+      return JSON.parse(await readFile(join(await this.store.documentDir(docId), INDEX_DIR, INDEX_FILES.summary), 'utf8')) as DocSummary;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Which documents a question is about (see `rankDocuments`): filters, then metadata named in the question, then
+   * reciprocal-rank fusion of description match (BM25 and dense) and node hits of the selection index.
+   */
+  async select(question: string, options: CollectionSelectOptions = {}): Promise<DocumentSelection> {
+    const manifest = await this.requireManifest();
+    if (options.docs && options.docs.length > 0) {
+      for (const id of options.docs) {
+        if (!manifest.documents.some((d) => d.doc_id === id)) throw new DocTreeError('USAGE', `no document ${JSON.stringify(id)} in this collection`, { file: this.dir, hint: 'List the documents with `doctree collection status`.' });
+      }
+      return { mode: 'doc', ranked: [], selected: [...options.docs], filtered_out: 0 };
+    }
+    const candidates = manifest.documents.filter((d) => matchesFilters(d, options.filters ?? {}));
+    const embedder = (await this.indexComponents()).embedder;
+    const query = await embedder.embedQuery(question);
+    const profiles = await Promise.all(candidates.map(async (row) => ({ row, data: await this.store.selectionData(row.doc_id) })));
+    const ids = new Set(candidates.map((c) => c.doc_id));
+    const hits = manifest.embedder?.id === embedder.id ? await this.store.searchNodes(query, SELECTION_NODE_HITS, ids) : [];
+    const ranked = rankDocuments(
+      question,
+      profiles.map(({ row, data }) => ({ row, profile: data.profile, profileVector: data.embedder_id === embedder.id ? data.profile_vector : new Float32Array(0) })),
+      query,
+      hits,
+    );
+    const mode = options.mode ?? 'select';
+    const selected = mode === 'all' ? ranked.map((r) => r.doc_id) : ranked.slice(0, Math.max(1, options.maxDocs ?? 1)).map((r) => r.doc_id);
+    return { mode, ranked, selected, filtered_out: manifest.documents.length - candidates.length };
+  }
+
+  /**
+   * Answers a question over the collection: selects documents ({@link Collection.select}, or `docs`), asks the DocTree
+   * agent on each, and keeps the most confident answer that is not a refusal. Every run is returned, so an answer can
+   * cite several documents.
+   *
+   * @throws DocTreeError `INPUT_NOT_FOUND` (no collection), `USAGE` (unknown `docs`), errors of the agent.
+   */
+  async ask(question: string, options: CollectionAskOptions = {}): Promise<CollectionAnswer> {
+    const selection = await this.select(question, options);
+    const asked = selection.selected.slice(0, selection.mode === 'all' ? (options.maxAll ?? 10) : undefined);
+    if (asked.length === 0) throw new DocTreeError('USAGE', 'no document matches the filters', { file: this.dir, hint: 'Loosen --where, or list the documents with `doctree collection status`.' });
+    const components = await this.indexComponents();
+    const documents: CollectionDocumentAnswer[] = [];
+    for (const docId of asked) {
+      options.onDocument?.(docId);
+      const run = await askQuestion(await this.store.documentDir(docId), question, {
+        config: this.config,
+        cacheDir: this.cacheDir,
+        components,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      documents.push({ doc_id: docId, run });
+    }
+    const answered = documents.filter((d) => d.run.answer.answer_format !== 'None' && !d.run.answer.abstention);
+    const pool = answered.length > 0 ? answered : documents;
+    const best = pool.reduce((a, b) => (b.run.answer.confidence > a.run.answer.confidence ? b : a));
+    return { question, selection, answer: best.run.answer, doc_id: best.doc_id, documents };
+  }
+
+  /** The PageIndex tree of a document (`{doc_name, doc_description, structure}`, 1-based pages). */
+  async exportPageIndex(docId: string): Promise<PageIndexDocument> {
+    const manifest = await this.requireManifest();
+    const row = manifest.documents.find((d) => d.doc_id === docId);
+    if (!row) throw new DocTreeError('INPUT_NOT_FOUND', `no document ${JSON.stringify(docId)} in this collection`, { file: this.dir });
+    const dir = await this.store.documentDir(docId);
+    const tree = JSON.parse(await readFile(join(dir, DOC_FILES.tree), 'utf8')) as DocTree;
+    const summary = await this.readSummary(docId);
+    return toPageIndex(tree, { docName: basename(row.path), description: row.description, ...(summary ? { summary } : {}) });
+  }
+
+  /**
+   * Adds PageIndex trees (`*_structure.json` files) to the collection: each becomes a document (headings on their pages,
+   * summaries as text) with its own row; it stays when the input folder is synced.
+   */
+  async importPageIndex(files: readonly string[], options: Omit<CollectionSyncOptions, 'inputDir' | 'force'> = {}): Promise<CollectionSyncReport> {
+    const started = performance.now();
+    const progress = options.onProgress ?? (() => undefined);
+    const lock = await this.store.lock({ waitMs: options.waitMs ?? 0 });
+    try {
+      const existing = await this.store.readManifest();
+      const manifest = existing ?? (await this.store.initialize({ input_dir: resolve(files[0] ? join(files[0], '..') : '.') }));
+      const taken = new Map(manifest.documents.map((d) => [d.doc_id, d.path]));
+      const planned: Array<PlannedChange & { file: ScannedFile }> = [];
+      for (const file of files) {
+        const absolute = resolve(file);
+        const bytes = await readFile(absolute).catch((cause: unknown) => {
+          throw new DocTreeError('INPUT_NOT_FOUND', 'no such file', { file: absolute, cause });
+        });
+        const info = await stat(absolute);
+        const row = manifest.documents.find((d) => d.path === absolute);
+        const { docIdFor } = await import('./collection-scan.js');
+        const docId = row?.doc_id ?? docIdFor(absolute, taken);
+        taken.set(docId, absolute);
+        const sha256 = createHash('sha256').update(bytes).digest('hex');
+        planned.push({ change: row ? 'modified' : 'new', doc_id: docId, path: absolute, file: { path: absolute, absolute, kind: 'pageindex', sha256, size: info.size, mtime: info.mtime.toISOString() } });
+      }
+      const report: CollectionSyncReport = {
+        format: 'doctree.collection-sync',
+        version: 1,
+        mode: 'ingest',
+        collection_dir: this.dir,
+        input_dir: manifest.input_dir,
+        added: [],
+        updated: [],
+        removed: [],
+        unchanged: [],
+        failed: [],
+        documents: 0,
+        workers: 0,
+        timings_ms: { scan: 0, build: 0, selection: 0, total: 0 },
+      };
+      let t = performance.now();
+      await this.buildAll(manifest, planned, report, { ...options, workers: 1 }, progress);
+      report.timings_ms.build = Math.round(performance.now() - t);
+      t = performance.now();
+      await this.store.refreshSelectionIndex();
+      report.timings_ms.selection = Math.round(performance.now() - t);
+      report.documents = (await this.requireManifest()).documents.length;
+      report.timings_ms.total = Math.round(performance.now() - started);
+      return report;
+    } finally {
+      await lock.release();
+    }
+  }
+}

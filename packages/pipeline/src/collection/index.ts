@@ -1,0 +1,17 @@
+/**
+ * Collections: many documents in one folder, kept in step with a source folder, asked as a whole.
+ */
+export { Collection } from './collection.js';
+export type { CollectionAnswer, CollectionAskOptions, CollectionDocumentAnswer, CollectionOptions, CollectionProgress, CollectionSelectOptions, CollectionSyncOptions } from './collection.js';
+export { COLLECTION_FILES, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore } from './file-collection-store.js';
+export type { FileCollectionStoreOptions } from './file-collection-store.js';
+export { acquireFileLock } from './collection-lock.js';
+export { planChanges, scanInputDir } from './collection-scan.js';
+export type { PlannedChange, ScannedFile } from './collection-scan.js';
+export { bm25Scores, matchesFilters, namedMetadata, nodeDocScores, rankDocuments, SELECTION_NODE_HITS, SELECTION_RRF_K } from './document-selection.js';
+export type { CollectionFilters, DocumentSelection, SelectionCandidate, SelectionScore } from './document-selection.js';
+export { describeDocument, extractMetadata, metadataFromFilename } from './document-metadata.js';
+export type { MetadataSource } from './document-metadata.js';
+export { PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, toPageIndex } from './pageindex.js';
+export { buildCollectionDocument, MAX_SELECTION_NODES } from './build-document.js';
+export type { CollectionBuildJob, CollectionBuildProgress, CollectionBuildResult } from './build-document.js';
