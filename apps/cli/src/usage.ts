@@ -47,6 +47,29 @@ export const INDEX_USAGE = `  doctree index <doc_dir|file> [--embedder hashing|s
                  first (cached by content hash). A no-op when the document and the configuration are unchanged
 `;
 
+/** Usage lines of `doctree collection` (part of the CLI help). */
+export const COLLECTION_USAGE = `  doctree collection ingest|sync|status --collection-dir DIR [--input-dir DIR] [--force] [--jobs N|auto]
+                 [--wait SECONDS] [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--json]
+                 A folder of PDF / Markdown / MinerU / PageIndex (*_structure.json) files as one collection:
+                 ingest builds what is new or changed (one worker per core), sync also removes deleted
+                 files, status lists [NEW]/[MODIFIED]/[DELETED]/[FAILED] without changing anything. A second
+                 run waits --wait seconds for the lock (default: fails at once, naming the holder)
+  doctree collection meta set <doc_id> company=ACME year=2023 form=10-K title=... --collection-dir DIR
+  doctree collection meta show [doc_id] --collection-dir DIR [--json]
+                 Edit (an empty value clears) or show the metadata document selection filters on
+  doctree collection export-pageindex --collection-dir DIR [--doc ID]... [--out FILE|DIR]
+  doctree collection import-pageindex <tree_structure.json>... --collection-dir DIR
+                 PageIndex trees {doc_name, doc_description, structure} (1-based pages) out and in
+`;
+
+/** Usage lines of `doctree ask --collection-dir` (part of the CLI help). */
+export const COLLECTION_ASK_USAGE = `  doctree ask --collection-dir DIR "<question>" [--mode select|all] [--doc ID]... [--where field=value]...
+                 [--max-docs N] [--json] [--trace out.json] [--llm none|openai]
+                 Ask a collection: documents are selected (metadata the question names, description match,
+                 node hits of the selection index; scores shown), then asked; --doc skips selection,
+                 --where filters on company, year or form
+`;
+
 /** Usage lines of `doctree workspace` (part of the CLI help). */
 export const WORKSPACE_USAGE = `  doctree workspace init [DIR] | sources | meta set --doc-uid ID [--accessed-at YYYY-MM-DD] [--published-date D]
                  [--citation-key K] [--title T] [--publisher P] [--url U] [--author A]... [--citable true|false]
@@ -71,4 +94,5 @@ export const COMMAND_USAGE: ReadonlyMap<string, string> = new Map([
   ['eval', EVAL_USAGE],
   ['doctor', DOCTOR_USAGE],
   ['workspace', WORKSPACE_USAGE],
+  ['collection', COLLECTION_USAGE],
 ]);
