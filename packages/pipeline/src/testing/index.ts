@@ -3,3 +3,5 @@
  */
 export { captureIo } from './capture-io.js';
 export type { CapturedIo, CaptureIoOptions } from './capture-io.js';
+export { conformanceRow, conformanceSelection, runCollectionStoreConformance } from '../collection/collection-store-conformance.js';
+export type { CollectionStoreConformanceOptions } from '../collection/collection-store-conformance.js';
