@@ -41,7 +41,7 @@ async function sha256Of(path: string): Promise<string> {
 
 /**
  * The source files directly inside `inputDir` (PDF, Markdown, MinerU `*content_list.json`, PageIndex
- * `*_structure.json`; sub-folders are not entered), sorted by name, each with its sha256.
+ * `*_structure.json`; sub-folders are not entered, links are followed to files), sorted by name, each with its sha256.
  *
  * @throws DocTreeError `INPUT_NOT_FOUND` when the folder does not exist.
  */
@@ -53,11 +53,13 @@ export async function scanInputDir(inputDir: string): Promise<ScannedFile[]> {
     throw new DocTreeError('INPUT_NOT_FOUND', 'no such input folder', { file: inputDir, cause, hint: 'Pass the folder of PDF / Markdown files with --input-dir.' });
   }
   const out: ScannedFile[] = [];
-  for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of entries.filter((e) => e.isFile() || e.isSymbolicLink()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const kind = kindOf(entry.name);
     if (!kind) continue;
     const absolute = join(inputDir, entry.name);
-    const info = await stat(absolute);
+    // A link counts as the file it points to; a dangling link or a link to a folder is skipped.
+    const info = await stat(absolute).catch(() => undefined);
+    if (!info?.isFile()) continue;
     out.push({ path: entry.name, absolute, kind, sha256: await sha256Of(absolute), size: info.size, mtime: info.mtime.toISOString() });
   }
   return out;

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// Collection build benchmark: `doctree collection ingest` of a folder of PDFs (ingest + index of every document in one
+// process, one worker thread per core) against `pdftotext -layout` of the same files in the same run, one file after
+// the other. Prints progress while the collection builds, then the wall-time ratio (goal <= 4x), the peak RSS of the
+// build (goal < 1.5 GB), the time of a second sync with nothing changed (no document rebuilt), and the pages.
+// The documents are read where they are (a subset is a folder of links in a temporary folder; nothing is copied).
+//
+//   node tools/bench/collection/bench-collection.mjs [--data ../shared/data/eval/wide] [--limit N] [--jobs N|auto]
+//        [--embedder hashing|sif|openai] [--keep DIR] [--json]
+// Needs built dist (`npx nx run-many -t build -p cli`), poppler-utils (pdftotext) and /usr/bin/time for peak RSS.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const dataDir = resolve(root, option('--data', '../shared/data/eval/wide'));
+const pdfDir = existsSync(join(dataDir, 'pdfs')) ? join(dataDir, 'pdfs') : dataDir;
+const limit = Number(option('--limit', '100000'));
+const jobs = option('--jobs', 'auto');
+const embedder = option('--embedder', undefined);
+const keep = option('--keep', undefined);
+const json = args.includes('--json');
+const cli = join(root, 'apps', 'cli', 'bin', 'doctree.js');
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const log = (line) => process.stderr.write(`${line}\n`);
+
+if (!existsSync(pdfDir)) {
+  console.log(`bench-collection: no PDFs at ${pdfDir} (pass --data DIR); nothing to measure.`);
+  process.exit(0);
+}
+if (spawnSync('pdftotext', ['-v']).error) {
+  console.error('bench-collection: pdftotext not found; install poppler-utils.');
+  process.exit(2);
+}
+if (!existsSync(join(root, 'packages', 'pipeline', 'dist', 'collection', 'build-worker.js'))) {
+  console.error('bench-collection: build first (npx nx run-many -t build -p cli): the build worker script is missing.');
+  process.exit(2);
+}
+
+const pdfs = readdirSync(pdfDir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort().slice(0, limit);
+const work = mkdtempSync(join(tmpdir(), 'doctree-bench-collection-'));
+const input = join(work, 'input');
+mkdirSync(input);
+for (const name of pdfs) symlinkSync(join(pdfDir, name), join(input, name));
+const collectionDir = keep ? resolve(keep) : join(work, 'collection');
+const bytes = pdfs.reduce((n, name) => n + statSync(join(pdfDir, name)).size, 0);
+log(`bench-collection: ${pdfs.length} PDF(s), ${(bytes / 1e6).toFixed(1)} MB from ${pdfDir}; ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(2)}`);
+
+// pdftotext -layout, one file after the other.
+let t = performance.now();
+for (const [i, name] of pdfs.entries()) {
+  spawnSync('pdftotext', ['-layout', join(pdfDir, name), join(work, 'out.txt')]);
+  if ((i + 1) % 10 === 0 || i + 1 === pdfs.length) log(`  pdftotext ${i + 1}/${pdfs.length}`);
+}
+const pdftotextMs = performance.now() - t;
+log(`  pdftotext -layout: ${(pdftotextMs / 1000).toFixed(1)} s`);
+
+/** Runs the CLI under /usr/bin/time; resolves with wall ms, peak RSS (KB) and stdout. */
+function runCli(cliArgs, onTick) {
+  return new Promise((resolveRun, reject) => {
+    const env = { ...process.env, ...(embedder ? { DOCTREE_EMBEDDER: embedder } : {}) };
+    const command = gnuTime ? gnuTime : process.execPath;
+    const commandArgs = gnuTime ? ['-f', 'RSSKB=%M', process.execPath, cli, ...cliArgs] : [cli, ...cliArgs];
+    const started = performance.now();
+    const child = spawn(command, commandArgs, { env, cwd: root });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const timer = setInterval(() => onTick?.(performance.now() - started), 5000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      const rss = Number(/RSSKB=(\d+)/.exec(err)?.[1] ?? NaN);
+      resolveRun({ code, ms: performance.now() - started, rssKb: rss, out, err: err.replace(/RSSKB=\d+\n?/, '') });
+    });
+  });
+}
+
+const landed = () => {
+  try {
+    return JSON.parse(readFileSync(join(collectionDir, 'collection.json'), 'utf8')).documents.length;
+  } catch {
+    return 0;
+  }
+};
+const build = await runCli(['collection', 'ingest', '--input-dir', input, '--collection-dir', collectionDir, '--jobs', jobs, '--json'], (ms) =>
+  log(`  collection ingest: ${landed()}/${pdfs.length} document(s) landed after ${(ms / 1000).toFixed(0)} s`),
+);
+if (build.code !== 0 && !build.out.trim().startsWith('{')) {
+  console.error(`bench-collection: the build failed (exit ${build.code}):\n${build.err}`);
+  process.exit(1);
+}
+const report = JSON.parse(build.out);
+log(`  collection ingest: ${(build.ms / 1000).toFixed(1)} s, ${report.added.length} added, ${report.failed.length} failed`);
+const resync = await runCli(['collection', 'sync', '--collection-dir', collectionDir, '--json']);
+const again = JSON.parse(resync.out);
+const manifest = JSON.parse(readFileSync(join(collectionDir, 'collection.json'), 'utf8'));
+const pages = manifest.documents.reduce((n, d) => n + d.pages, 0);
+
+const result = {
+  documents: pdfs.length,
+  pages,
+  cores: availableParallelism(),
+  workers: report.workers,
+  pdftotext_ms: Math.round(pdftotextMs),
+  collection_ms: Math.round(build.ms),
+  ratio: Number((build.ms / pdftotextMs).toFixed(2)),
+  goal_ratio: 4,
+  peak_rss_mb: Number.isFinite(build.rssKb) ? Math.round(build.rssKb / 1024) : null,
+  build_timings_ms: report.timings_ms,
+  failed: report.failed,
+  resync_ms: Math.round(resync.ms),
+  resync_rebuilt: again.added.length + again.updated.length,
+  resync_unchanged: again.unchanged.length,
+};
+if (json) console.log(JSON.stringify(result, null, 2));
+else {
+  console.log(`documents ${result.documents} (${pages} pages), ${result.cores} core(s), ${result.workers} worker(s)`);
+  console.log(`pdftotext -layout      ${(result.pdftotext_ms / 1000).toFixed(1)} s`);
+  console.log(`collection ingest      ${(result.collection_ms / 1000).toFixed(1)} s  = ${result.ratio}x pdftotext (goal <= 4x)${result.peak_rss_mb !== null ? `, peak RSS ${result.peak_rss_mb} MB (goal < 1536)` : ''}`);
+  console.log(`  scan ${report.timings_ms.scan} ms, build ${report.timings_ms.build} ms, selection index ${report.timings_ms.selection} ms`);
+  console.log(`sync, nothing changed  ${(result.resync_ms / 1000).toFixed(1)} s, ${result.resync_rebuilt} rebuilt, ${result.resync_unchanged} unchanged`);
+  for (const f of report.failed) console.log(`failed: ${f.path} [${f.code}] ${f.message}`);
+}
+if (!keep) rmSync(work, { recursive: true, force: true });
