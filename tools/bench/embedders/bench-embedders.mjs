@@ -3,7 +3,7 @@
 // cosine(question, page) and report evidence-page recall@1/@5/@10 and MRR per embedder, with embed time per page
 // (and its ratio to the fastest embedder) and the expected scores of a random ranking for reference.
 // Runs from the built package: `npx nx build index && node tools/bench/embedders/bench-embedders.mjs`
-//   [--data ../shared/data/eval/dev] [--json] [--no-sif]
+//   [--data ../shared/data/eval/dev] [--json] [--no-sif] [--tables a.dtwt,b.dtwt]
 // Reads ../shared/data/eval/dev (questions.jsonl + pdfs/); prints a message and exits 0 when it is absent.
 // Page text comes from unpdf (extractText, mergePages: false). Nothing is tuned on these questions: the rows are
 // the candidates for the offline default (hashing at three dimensions, SIF with and without common-component removal).
@@ -172,6 +172,10 @@ else {
   const sif = await run('sif', new SifEmbedder());
   rows.push(sif);
   rows.push(await run('sif, no pc removal', new SifEmbedder({ removeCommonComponent: false })));
+  // The compact table bundled with @doctree/index (what the default uses without the package), and any
+  // `--tables a.dtwt,b.dtwt` built with tools/setup/word-table.mjs --keep N --out DIR.
+  if (SifEmbedder.isAvailable({ vectors: 'table' })) rows.push(await run('sif, bundled table', new SifEmbedder({ vectors: 'table' })));
+  for (const file of argValue('tables', '').split(',').filter(Boolean)) rows.push(await run(`sif, ${file.split('/').pop()}`, new SifEmbedder({ vectors: 'table', wordTableFile: resolve(file) })));
   // Cached load measured on its own (file read + vocabulary table), independent of this process's memo.
   const t = performance.now();
   await readWordVectors(sif.load.cacheFile);

