@@ -92,7 +92,10 @@ export {
   ExperimentConfigSchema,
   ExperimentDatasetSchema,
   ExperimentFileSchema,
+  MODULE_SYSTEM_PATTERN,
+  isModuleSystem,
   loadExperiment,
   parseExperiment,
+  parseModuleSystem,
 } from './experiment/experiment-file.js';
 export type { Experiment, ExperimentFile, ParseExperimentOptions } from './experiment/experiment-file.js';

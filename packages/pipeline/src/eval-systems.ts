@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createChatClient, DocTreeAgent, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
+import { createChatClient, DocTreeAgent, type DocTreeAgentOptions, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
 import { BaseQaSystem, type AnswerRequestOptions, type PrepareRequest, type PrepareResult, type QaSystem, type QaSystemDescription, type SystemAnswer } from '@doctree/eval';
-import { estimateTokens } from '@doctree/index';
+import { estimateTokens, type DocIndex } from '@doctree/index';
 import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@doctree/rag-baseline';
 import { configSecrets, DocTreeError, type Answer, type AnswerReader, type ChatModelClient, type DocTreeConfig, type Observation, type Question, type RouterDecision, type TraceEvent } from '@doctree/schema';
 import { EvalDocuments, recordedBuildMs, type EvalDocumentsOptions } from './eval-documents.js';
@@ -118,6 +118,16 @@ export interface DocTreeQaSystemOptions {
   ablation?: DocTreeAblation;
   /** The id of the system this one ablates (reports group it there). Default none. */
   ablationOf?: string;
+  /**
+   * Parts of your own, per document: agent options over the ones this system derives (`retrievers`, `reader`,
+   * `judger`, `planner`, `router`, `hub.replace`, `policies`…), given the document's loaded index. Default none.
+   */
+  agent?: (index: DocIndex) => Partial<Omit<DocTreeAgentOptions, 'index'>>;
+  /**
+   * What those parts are (JSON, no secrets: names, settings), recorded in the system's configuration so a rerun with
+   * other parts answers again. Default none.
+   */
+  parts?: Record<string, unknown>;
 }
 
 /** The DocTree ablations {@link createEvalSystems} knows: id → label and switch. */
@@ -160,7 +170,13 @@ export class DocTreeQaSystem extends BaseQaSystem {
       label: this.#options.label ?? 'DocTree',
       description: ablated.length === 0 ? 'DocTree agent: router, planner, ToolHub stages, observer, reader, judger, REPLAN' : `DocTree agent without: ${ablated.join(', ')}`,
       ...(this.#options.ablationOf !== undefined ? { ablationOf: this.#options.ablationOf } : {}),
-      config: { ...sharedConfig(this.#context), system: 'doctree', agent: this.switches, page_ranker: this.#context.config.agent.page_ranker },
+      config: {
+        ...sharedConfig(this.#context),
+        system: 'doctree',
+        agent: this.switches,
+        page_ranker: this.#context.config.agent.page_ranker,
+        ...(this.#options.parts !== undefined ? { parts: this.#options.parts } : this.#options.agent !== undefined ? { parts: 'custom (undescribed)' } : {}),
+      },
     };
   }
 
@@ -186,6 +202,7 @@ export class DocTreeQaSystem extends BaseQaSystem {
       ctxTokens: config.agent.ctx_tokens,
       llmBudgetMs: config.llm.question_budget_ms,
       secrets,
+      ...(this.#options.agent?.(prepared.index) ?? {}),
     });
     this.#agents.set(path, { docDir: prepared.docDir, agent });
     return agent;

@@ -6,15 +6,23 @@ import { removeStaleTempFiles } from '@doctree/ingest';
 import { loadDataset, runEvaluation, type EvalDataset, type EvalProgressEvent, type EvaluationResult } from '@doctree/eval';
 import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig, type MetricsFile } from '@doctree/schema';
 import type { EvalDocumentProgress } from './eval-documents.js';
-import { createEvalSystems, type EvalSystemContext, type EvalSystemsOptions } from './eval-systems.js';
+import type { EvalSystemContext, EvalSystemsOptions } from './eval-systems.js';
+import { loadEvalSystems } from './eval-systems-modules.js';
 import { countLlmFailures, LlmFailureCounter, type LlmFailureStats } from './llm-failures.js';
 
 /** Options of {@link evaluateQuestions}. */
 export interface EvaluateQuestionsOptions {
   /** Dataset file: DocTree `questions.jsonl`, MMLongBench-Doc `samples.json` or FinanceBench JSONL (auto-detected). */
   questions: string;
-  /** System ids (see `EVAL_SYSTEM_IDS`), in report order. */
+  /**
+   * System ids (see `EVAL_SYSTEM_IDS`) or modules exporting a system factory (`./my-system.mjs`,
+   * `module:./x.js#createSystem`, relative to `baseDir`; see `loadEvalSystems`), in report order.
+   */
   systems: readonly string[];
+  /** Folder module systems are resolved from. Default the current directory. */
+  baseDir?: string;
+  /** Loads a system module by file URL (see `LoadEvalSystemsOptions.importModule`). Default `import()`. */
+  importModule?: (url: string) => Promise<Record<string, unknown>>;
   /** Output folder of the run (`metrics.json`, `predictions.jsonl`, `traces/`, `report.md`, `report.html`). */
   outDir: string;
   /** Resolved configuration: embedder, vector backend, data folder, LLM. */
@@ -95,7 +103,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     ...(options.context !== undefined ? { context: options.context } : {}),
     ...(options.onDocument !== undefined ? { onProgress: options.onDocument } : {}),
   };
-  const systems = createEvalSystems(options.systems, systemsOptions).map((system) => counter.wrapSystem(system));
+  const systems = (await loadEvalSystems(options.systems, { ...systemsOptions, ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}), ...(options.importModule !== undefined ? { importModule: options.importModule } : {}) })).map((system) => counter.wrapSystem(system));
   // Temporaries of a run that was killed (their process is gone) would stay in the run folder forever.
   await removeStaleTempFiles(options.outDir);
   for (const system of systems) await removeStaleTempFiles(join(options.outDir, 'traces', system.id));

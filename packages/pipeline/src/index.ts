@@ -25,6 +25,8 @@ export type {
   EvalSystemsOptions,
   RagQaSystemOptions,
 } from './eval-systems.js';
+export { loadEvalSystems } from './eval-systems-modules.js';
+export type { EvalSystemFactory, EvalSystemFactoryContext, LoadEvalSystemsOptions } from './eval-systems-modules.js';
 export { createJudgeClient, evaluateQuestions } from './evaluate-questions.js';
 export type { EvaluateQuestionsOptions, EvaluateQuestionsResult } from './evaluate-questions.js';
 export { runExperiment } from './run-experiment.js';

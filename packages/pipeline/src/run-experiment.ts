@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { loadExperiment, writeComparisonReports, type ComparisonRun, type EvalProgressEvent, type Experiment, type WrittenComparison } from '@doctree/eval';
 import { DocTreeError, resolveConfig, type DocTreeConfig } from '@doctree/schema';
 import type { EvalDocumentProgress } from './eval-documents.js';
@@ -143,6 +143,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       questions: dataset.questions,
       dataset: dataset.name,
       systems: experiment.systems,
+      baseDir: dirname(experiment.file),
       outDir: runDir,
       config: config.config,
       context,

@@ -29,6 +29,13 @@ function failure(value: unknown, options: Parameters<typeof parseExperiment>[1] 
 }
 
 describe('parseExperiment', () => {
+  it('accepts systems given by a module (resolved from the file folder) beside known ids, and names a bad entry', () => {
+    const experiment = parseExperiment({ ...valid, systems: ['doctree', './systems/mine.mjs', 'module:../x.js#createSystem'] }, { file: '/exp/sub/experiment.json', knownSystems: ['doctree'] });
+    expect(experiment.systems).toEqual(['doctree', 'module:/exp/sub/systems/mine.mjs', 'module:/exp/x.js#createSystem']);
+    expect(failure({ ...valid, systems: ['doctree', 'my system.txt'] }).message).toMatch(/systems\.1: not a system id or a module/);
+    expect(failure({ ...valid, systems: ['nope'] }, { knownSystems: ['doctree'] }).message).toMatch(/systems\.0: unknown system "nope"/);
+  });
+
   it('resolves dataset paths from the file folder and keeps configuration overrides as written', () => {
     const experiment = parseExperiment(valid, { file: '/exp/sub/experiment.json' });
     expect(experiment).toMatchObject({

@@ -16,6 +16,25 @@ const nameSchema = z.string().regex(NAME, 'use 1-64 letters, digits, ".", "_" or
 const positiveInteger = z.number().int().positive();
 
 /**
+ * A system given by a module instead of an id: `module:<path>[#export]`, or a path (`./my-system.mjs`,
+ * `../systems/x.js#createSystem`) ending in `.mjs`, `.js` or `.cjs`. The module exports a factory (default export, or
+ * `createSystem`, or the named export) that gets the evaluation's system context and returns a `QaSystem`.
+ */
+export const MODULE_SYSTEM_PATTERN = /^(module:.+|(\.{1,2}\/|\/).+\.(mjs|js|cjs)(#[A-Za-z_$][A-Za-z0-9_$]*)?)$/;
+
+/** True when a `systems` entry names a module (see {@link MODULE_SYSTEM_PATTERN}) rather than a built-in id. */
+export function isModuleSystem(entry: string): boolean {
+  return MODULE_SYSTEM_PATTERN.test(entry);
+}
+
+/** A module system entry split into its file (as written) and export name (absent: `default`, else `createSystem`). */
+export function parseModuleSystem(entry: string): { file: string; exportName?: string } {
+  const body = entry.startsWith('module:') ? entry.slice('module:'.length) : entry;
+  const hash = body.lastIndexOf('#');
+  return hash > 0 ? { file: body.slice(0, hash), exportName: body.slice(hash + 1) } : { file: body };
+}
+
+/**
  * The configuration of one column of an experiment: a deep-partial `doctree.config.json` that overrides the base
  * configuration (file and environment). Secrets are not allowed here (`llm.api_key`): they come from the environment.
  */
@@ -58,8 +77,11 @@ export const ExperimentFileSchema = z
     /** Experiment name: report title. */
     name: nameSchema,
     description: z.string().optional(),
-    /** System ids (in DocTree: `doctree`, its ablations, `rag`, `rag-hybrid`, `bm25-pages`), in report order. */
-    systems: z.array(z.string().regex(SYSTEM_ID_PATTERN, 'not a system id')).min(1),
+    /**
+     * System ids (in DocTree: `doctree`, its ablations, `rag`, `rag-hybrid`, `bm25-pages`) or modules exporting a
+     * system factory (`./my-system.mjs`, `module:./x.js#createSystem`, relative to the experiment file), in report order.
+     */
+    systems: z.array(z.string().refine((v) => SYSTEM_ID_PATTERN.test(v) || isModuleSystem(v), 'not a system id or a module (./file.mjs, module:./file.js#export)')).min(1),
     datasets: z.array(ExperimentDatasetSchema).min(1),
     /** Default: one configuration named `default` (the base configuration as it is). */
     configs: z.array(ExperimentConfigEntrySchema).min(1).optional(),
@@ -113,7 +135,7 @@ export interface ParseExperimentOptions {
   file?: string;
   /** Folder relative paths are resolved from. Default the file's folder, else the current directory. */
   baseDir?: string;
-  /** The system ids the caller can run; any other id in `systems` is an error naming the field. Default: any id. */
+  /** The system ids the caller can run; any other id in `systems` (modules aside) is an error naming the field. Default: any id. */
   knownSystems?: readonly string[];
 }
 
@@ -139,7 +161,7 @@ export function parseExperiment(value: unknown, options: ParseExperimentOptions 
       ? ExperimentFileSchema
       : ExperimentFileSchema.superRefine((v, ctx) =>
           v.systems.forEach((id, i) => {
-            if (!known.includes(id)) ctx.addIssue({ code: 'custom', path: ['systems', i], message: `unknown system "${id}" (valid: ${known.join(', ')})` });
+            if (!isModuleSystem(id) && !known.includes(id)) ctx.addIssue({ code: 'custom', path: ['systems', i], message: `unknown system "${id}" (valid: ${known.join(', ')})` });
           }),
         );
   const parsed = schema.safeParse(value);
@@ -160,7 +182,12 @@ export function parseExperiment(value: unknown, options: ParseExperimentOptions 
     file: file ?? resolve(baseDir, 'experiment.json'),
     name: data.name,
     ...(data.description !== undefined ? { description: data.description } : {}),
-    systems: data.systems,
+    // Module paths are resolved from the experiment file's folder.
+    systems: data.systems.map((id) => {
+      if (!isModuleSystem(id)) return id;
+      const { file: path, exportName } = parseModuleSystem(id);
+      return `module:${resolve(baseDir, path)}${exportName !== undefined ? `#${exportName}` : ''}`;
+    }),
     datasets: data.datasets.map((d) => ({ name: d.name, questions: resolve(baseDir, d.questions), ...(d.limit !== undefined ? { limit: d.limit } : {}) })),
     configs: (data.configs ?? [{ name: 'default' }]).map((c, i) => ({ name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), config: rawConfigs?.[i]?.config ?? {} })),
     ...(data.out_dir !== undefined ? { outDir: resolve(baseDir, data.out_dir) } : {}),
