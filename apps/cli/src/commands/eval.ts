@@ -1,17 +1,18 @@
 import { join, resolve } from 'node:path';
-import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
+import { createProgressPrinter, formatProgressLine, formatResumeLine, formatSummaryTable, type EvalProgressEvent } from '@doctree/eval';
 import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure, llmFailureWarning } from '@doctree/pipeline/command';
 import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
+import { createProgress } from '../progress.js';
 import { EVAL_USAGE } from '../usage.js';
 
 /** Options of the `doctree eval` command. */
 export interface EvalCommandOptions {
   /** Dataset file (questions.jsonl, MMLongBench-Doc samples.json, FinanceBench JSONL). */
   questions: string;
-  /** System ids, in report order. */
+  /** System ids or system modules (`./my-system.mjs`, `module:./x.js#createSystem`, relative to the working directory), in report order. */
   systems: string[];
   /** Output folder of the run. */
   outDir: string;
@@ -29,7 +30,17 @@ export interface EvalCommandOptions {
  * draws a progress bar on a terminal, and prints the summary table and the report paths (or JSON with `--json`).
  */
 export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCommandOptions): Promise<EvaluateQuestionsResult> {
-  const printer = io.isTty ? createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } }) : undefined;
+  // On a terminal the runner's bar; in a log, a status line every few seconds (createProgress).
+  const status = io.isTty ? undefined : createProgress(io);
+  const printer = io.isTty ? createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } }) : (event: EvalProgressEvent) => status!.update(formatProgressLine(event));
+  const onProgress = (event: EvalProgressEvent): void => {
+    // Whether each system resumes or answers again is said in logs too (the bar says it on a terminal).
+    if (!io.isTty) {
+      const line = formatResumeLine(event);
+      if (line !== undefined) io.stderr(`${escapeControlChars(line)}\n`);
+    }
+    printer?.(event);
+  };
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
@@ -41,15 +52,17 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
       outDir: options.outDir,
       config: config.config,
       documentsDir: options.documentsDir,
+      baseDir: io.cwd,
       judge: options.judge,
       signal: controller.signal,
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(printer ? { onProgress: printer } : {}),
+      onProgress,
     });
   } catch (error) {
     throw explainEvalFailure(error, resolve(io.cwd, config.config.data_dir, '.cache'));
   } finally {
+    status?.done();
     process.removeListener('SIGINT', onSignal);
   }
   // Failed LLM calls are said on stderr (a run whose endpoint failed throughout is no LLM run), also with --json.
