@@ -33,6 +33,12 @@ export interface CitationCheck {
   suggested_query: string | null;
 }
 
+/** Support features of a claim against each of the cited document's k best children (what the fitting script reads). */
+export async function supportCandidates(retriever: EvidenceRetriever, claim: string, docUid: string, k: number): Promise<Array<{ chunk_id: string; features: SupportFeatures }>> {
+  const hits = await retriever.search(claim, { k, accept: (c) => c.doc_uid === docUid });
+  return hits.map((hit) => ({ chunk_id: hit.chunk.chunk_id, features: supportFeatures(claim, hit.chunk.text, hit.dense) }));
+}
+
 /** Scores one claim against one document's children (k best), as verify-citations does. */
 export async function scoreClaimAgainstDoc(
   ctx: WorkspaceContext,

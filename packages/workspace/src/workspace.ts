@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { buildBm25Workspace, chunkWorkspace, embedWorkspace, initWorkspace, parseWorkspace, scanWorkspace, setSourceMeta, type Bm25Result, type ChunkResult, type EmbedResult, type InitResult, type ParseResult } from './build-steps.js';
-import { auditDraft, verifyCitations, type AuditResult, type VerifyResult } from './citations.js';
+import { auditDraft, supportCandidates, verifyCitations, type AuditResult, type VerifyResult } from './citations.js';
+import { loadChunks, workspaceRetriever } from './context.js';
+import type { SupportFeatures } from './support.js';
 import { loadSources, openContext, type EvidenceWorkspaceOptions, type WorkspaceContext } from './context.js';
 import { exportUsedSources, type ExportResult } from './export-sources.js';
 import { runQuery, type QueryOptions, type QueryResult } from './query.js';
@@ -96,6 +98,18 @@ export class EvidenceWorkspace {
   /** Checks every `{#doc_uid}` citation of a draft against the cited document. */
   verifyCitations(draftPath: string): Promise<VerifyResult> {
     return verifyCitations(this.#ctx, resolve(draftPath));
+  }
+
+  /**
+   * Support features of each claim against its cited document's k best children (`verify_citations.k`), for fitting
+   * the citation support model on claims of your own.
+   */
+  async supportCandidates(claims: ReadonlyArray<{ text: string; doc_uid: string }>): Promise<Array<Array<{ chunk_id: string; features: SupportFeatures }>>> {
+    const { children } = await loadChunks(this.#ctx);
+    const retriever = await workspaceRetriever(this.#ctx, children);
+    const out = [];
+    for (const claim of claims) out.push(await supportCandidates(retriever, claim.text, claim.doc_uid, this.#ctx.config.verify_citations.k));
+    return out;
   }
 
   /** Exports the sources an evidence pack uses (Markdown, BibTeX, CSL-JSON). */
