@@ -28,8 +28,10 @@ export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag
                  [--docs DIR] [--json]
                  Evaluate systems on a dataset (questions.jsonl, MMLongBench-Doc samples.json, FinanceBench
                  JSONL): metrics.json, predictions.jsonl, traces/, report.md, report.html in DIR. Rerunning the
-                 same command resumes an interrupted run. Systems: doctree, its ablations, rag, rag-hybrid,
-                 bm25-pages. Documents are ingested into --docs (default data/eval)
+                 same command resumes an interrupted run (a system whose configuration or module changed is
+                 answered again). Systems: doctree, its ablations, rag, rag-hybrid, bm25-pages, or a module
+                 exporting a system factory (./my-system.mjs, module:./x.js#createSystem). Documents are
+                 ingested into --docs (default data/eval)
 `;
 
 /** Usage lines of `doctree ingest` (part of the CLI help). */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createProgressPrinter, formatSummaryTable } from '@doctree/eval';
+import { createProgressPrinter, formatResumeLine, formatSummaryTable } from '@doctree/eval';
 import {
   CONFIG_FILE_NAME,
   parseCommandArgs,
@@ -22,6 +22,8 @@ Usage:
   Every dataset is evaluated under every configuration with the experiment's systems into
   <out>/<dataset>/<config>/ (resumable: rerun the same command to continue), then comparison.md,
   comparison.html and comparison.json are written to <out>. See apps/eval-runner/README.md for the format.
+  Systems are built-in ids or modules exporting a system factory (./my-system.mjs, module:./x.js#createSystem,
+  relative to the experiment file). A system whose configuration or module changed is answered again.
 
 Options:
   --out DIR       output folder (default: the file's out_dir, else <data_dir>/experiments/<name>)
@@ -34,8 +36,14 @@ Options:
 /** Where the runner writes: injectable so tests capture output. */
 export type RunnerIo = CommandIo;
 
-function progressPrinter(io: RunnerIo): ((progress: ExperimentProgress) => void) | undefined {
-  if (!io.isTty) return undefined;
+function progressPrinter(io: RunnerIo): (progress: ExperimentProgress) => void {
+  if (!io.isTty) {
+    // Not a terminal: only whether each system resumes or answers again.
+    return (progress) => {
+      const line = progress.event ? formatResumeLine(progress.event) : undefined;
+      if (line !== undefined) io.stderr(`${escapeControlChars(`${progress.dataset} × ${progress.config}: ${line}`)}\n`);
+    };
+  }
   const bar = createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } });
   let lastRun = -1;
   return (progress) => {
@@ -76,7 +84,7 @@ export async function run(argv: readonly string[], io: RunnerIo = processIo()): 
       ...(configFile !== undefined ? { configFile } : {}),
       ...(values['out'] !== undefined ? { outDir: resolve(io.cwd, values['out'] as string) } : {}),
       ...(limit !== undefined ? { limit } : {}),
-      ...(onProgress ? { onProgress } : {}),
+      onProgress,
     });
     // Failed LLM calls are said on stderr (a run whose endpoint failed throughout is no LLM run), also with --json.
     for (const r of result.runs) {
