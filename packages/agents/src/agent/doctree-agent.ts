@@ -26,6 +26,8 @@ import { createCardSession } from './card-session.js';
 import { resolveRetrieverLanes, type ResolvedRetrieverLanes, type RetrieverLane } from './retriever-lanes.js';
 import { AgentMemory, type AttemptRecord, type MemorySession } from './agent-memory.js';
 import { packForPlan, runPlanStages, type LaneAblation, type PlanRetrieval } from './stage-runner.js';
+import { createPause } from './cooperative.js';
+import { warmDocument } from './document-warmup.js';
 import { runPlanSteps, type StepOutcome } from './step-runner.js';
 import { runWithLlmTrace, TracedChatClient } from './traced-chat-client.js';
 
@@ -334,7 +336,11 @@ export class DocTreeAgent {
     const checkCancelled = (): void => {
       if (signal?.aborted) throw new DocTreeError('CANCELLED', 'the question was cancelled', { cause: signal.reason });
     };
+    // Every step and long loop yields to the event loop (no stretch over ~10 ms) and stops once the signal aborts.
+    const pause = createPause(signal ? { signal } : {});
     const session = this.memory.session(question);
+    // Per-document structures (node terms, table grids, page view, document words), built in slices on first use.
+    this.#documentWords = await warmDocument(this.index, pause);
 
     // 1) Router
     checkCancelled();
@@ -351,6 +357,7 @@ export class DocTreeAgent {
     });
     emit('route', 0, `${decision.query_type} via ${this.router?.name ?? 'no router'}`);
     this.#failOnLlmError(trace);
+    await pause();
 
     // 2) Planner
     checkCancelled();
@@ -359,6 +366,7 @@ export class DocTreeAgent {
     this.#recordPlan(trace, plan, 'plan');
     emit('plan', 0, `${plan.template}: ${plan.stages.map((s) => s.stage).join(' → ')}; steps ${plan.steps.map((s) => s.tool).join(', ') || 'none'}`);
     this.#failOnLlmError(trace);
+    await pause();
 
     const cardSession = this.#cardSession(question, decision, trace, session, signal);
     const hub = ToolHub.create({
@@ -382,7 +390,7 @@ export class DocTreeAgent {
     const pageLanes = await this.#pageLanes(question, signal);
     let best: Pass | undefined;
     for (let attempt = 0; ; attempt++) {
-      checkCancelled();
+      await pause();
       trace.attempt = attempt;
       // 3) ToolHub stages
       const staged = await runPlanStages({
@@ -399,11 +407,13 @@ export class DocTreeAgent {
         knownTools,
         retrievalLanes,
         ...(signal ? { signal } : {}),
+        pause,
       });
-      checkCancelled();
+      await pause();
       const retrieval = await this.#withPageEvidence(hub, question, decision, staged, pageLanes, signal);
       plan = retrieval.plan;
       emit('retrieve', attempt, `${retrieval.hits.length} hits, ${retrieval.pack.items.length} evidence items, coverage ${retrieval.coverage.toFixed(2)}`);
+      await pause();
       if (best && policies.noNewEvidence({ attempt, packed: retrieval.pack.items.map((item) => item.node_id), visited: (id) => session.visited(id) })) {
         trace.record({ type: 'plan', message: `attempt ${attempt}: no new evidence (every packed node was read before); REPLAN stops`, data: { stop: 'no_new_evidence', attempt } });
         emit('replan', attempt, 'no new evidence; stopping');
@@ -421,7 +431,7 @@ export class DocTreeAgent {
         ['pack', retrieval.pack],
       ]);
       const steps = await runPlanSteps({ hub, plan, variables, ...(signal ? { signal } : {}) });
-      checkCancelled();
+      await pause();
       emit('steps', attempt, steps.outcomes.map((s) => `${s.step_id} ${s.tool} ${s.status}`).join(', ') || 'no steps');
 
       // 5) Reader (when the plan did not read, or its reader step failed)
@@ -436,6 +446,7 @@ export class DocTreeAgent {
         }
       }
       this.#failOnLlmError(trace);
+      await pause();
       const read = cardSession.reads[cardSession.reads.length - 1]!;
       emit('read', attempt, `${JSON.stringify(read.result.answer)} (${read.result.answer_format}, confidence ${read.result.confidence.toFixed(2)}) by ${read.reader}`);
 
@@ -448,6 +459,7 @@ export class DocTreeAgent {
           cardSession.addVerdict(await new RuleJudger().judge({ question, decision, observations: last.observations, result: last.result, ...(signal ? { signal } : {}) }));
         }
       }
+      await pause();
       let verdict: JudgeVerdict | undefined = cardSession.verdicts[cardSession.verdicts.length - 1];
       let current = read;
       this.#failOnLlmError(trace);
@@ -494,6 +506,7 @@ export class DocTreeAgent {
     }
 
     // 7) Finalizer
+    await pause();
     const kept = best!;
     trace.attempt = kept.attempt;
     trace.record({
@@ -502,6 +515,7 @@ export class DocTreeAgent {
       data: { attempt: kept.attempt, reader: kept.read.reader, pages: [...new Set(kept.read.result.support.map((s) => s.page))], notes: (kept.read.result.notes ?? []).slice(0, 12) },
     });
     const pageRanking = this.#rankPages(question, decision, kept.retrieval, pageLanes, kept.read.result.support, trace);
+    await pause();
     const calibration = this.#calibrate(question, decision, kept, pageRanking, trace);
     const llm = llmTotals(trace);
     const finalized = finalizeAnswer(

@@ -33,6 +33,11 @@ export interface RunPlanStagesOptions {
   /** Most pages a `within` stage searches. Default 40. */
   maxWithinPages?: number;
   signal?: AbortSignal;
+  /**
+   * Called between stages and after each stage's search (the agent's cooperative pause: yields to the event loop and
+   * throws `CANCELLED` once the signal aborts). Default none.
+   */
+  pause?: () => Promise<void>;
 }
 
 /** Defaults of {@link RunPlanStagesOptions}. */
@@ -120,6 +125,7 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
   let best = 0;
   let hitsSoFar = 0;
   for (const stage of plan.stages) {
+    await o.pause?.();
     if (o.signal?.aborted) break;
     if (stage.when !== undefined) {
       const state = { coverage: results.size > 0 ? best : 0, hits: hitsSoFar, attempt: o.attempt, flags: (hitsSoFar === 0 && results.size > 0 ? ['no_hits'] : []) as PlanFlag[] };
@@ -167,6 +173,7 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
     if (!result) {
       result = await hub.runStage(effective, query, { plan: stagePlan, rerank, needs, laneArgs, ...(expand ? { expand } : {}), ...(o.signal ? { signal: o.signal } : {}) });
       o.memory?.rememberStage(key, result);
+      await o.pause?.();
     }
     results.set(stage.stage, result);
     best = Math.max(best, result.coverage);

@@ -60,25 +60,44 @@ const FOUR_DIGIT_YEAR = /(?<![\p{L}\p{N}.,$€£¥])(1[89]\d{2}|20\d{2})(?![\p{N
  * years it writes.
  */
 export class DocumentWords {
-  readonly #words: Set<string>;
+  readonly #words = new Set<string>();
   readonly #byLength = new Map<number, string[]>();
-  readonly #years: Set<number>;
-  readonly #text: string;
+  readonly #years = new Set<number>();
+  #text = '';
 
   constructor(text: string) {
+    for (const _ of this.#build(text)) {
+      // built in one go; see DocumentWords.create for a build in slices
+    }
+  }
+
+  /**
+   * Builds the words of a long document in slices: `await pause()` runs between slices of a few thousand words (see
+   * `createPause` of the agent), so the event loop is not blocked for long.
+   */
+  static async create(text: string, pause: () => Promise<void>): Promise<DocumentWords> {
+    const words = new DocumentWords('');
+    for (const _ of words.#build(text)) await pause();
+    return words;
+  }
+
+  /** Fills the tables; yields every few thousand words. */
+  *#build(text: string): Generator<void> {
     this.#text = ` ${text.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' ')} `;
-    this.#words = new Set<string>();
+    let count = 0;
     for (const m of this.#text.matchAll(WORD)) {
       const w = m[0].replace(/'s$/, '');
       this.#words.add(w);
       for (const part of w.split(/[.'&-]/)) if (part) this.#words.add(part);
+      if (++count % 4096 === 0) yield;
     }
     for (const w of this.#words) {
       const list = this.#byLength.get(w.length);
       if (list) list.push(w);
       else this.#byLength.set(w.length, [w]);
     }
-    this.#years = new Set([...text.matchAll(FOUR_DIGIT_YEAR)].map((m) => Number(m[1])));
+    yield;
+    for (const m of text.matchAll(FOUR_DIGIT_YEAR)) this.#years.add(Number(m[1]));
   }
 
   /** True when the document writes the word (lower case), or, for words of 5+ letters, a word one edit away. */

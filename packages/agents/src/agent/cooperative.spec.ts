@@ -1,0 +1,91 @@
+import { DocTreeError } from '@doctree/schema';
+import type { ReadRequest, ReadResult } from '@doctree/schema';
+import { annualReportTree, buildFixtureIndex, type FixtureIndex } from '@doctree/toolhub/testing';
+import { ExtractiveReader } from '../reader/extractive-reader.js';
+import { createPause } from './cooperative.js';
+import { DocTreeAgent, type AgentEvent } from './doctree-agent.js';
+import { warmDocument } from './document-warmup.js';
+
+/** An extractive reader that records that it ran. */
+class SpyReader extends ExtractiveReader {
+  calls = 0;
+  protected override async _read(request: ReadRequest): Promise<ReadResult> {
+    this.calls++;
+    return super._read(request);
+  }
+}
+
+describe('createPause', () => {
+  it('yields to the event loop once its slice is used: a callback queued before the pause runs before it returns', async () => {
+    const pause = createPause({ sliceMs: 0 });
+    const order: string[] = [];
+    setImmediate(() => order.push('other request'));
+    await pause();
+    order.push('after pause');
+    expect(order).toEqual(['other request', 'after pause']);
+  });
+
+  it('returns without yielding inside its slice', async () => {
+    const pause = createPause({ sliceMs: 60_000 });
+    const order: string[] = [];
+    setImmediate(() => order.push('other request'));
+    await pause();
+    order.push('after pause');
+    expect(order).toEqual(['after pause']);
+  });
+
+  it('throws CANCELLED once the signal aborts, also when the abort comes while it yields', async () => {
+    const controller = new AbortController();
+    const pause = createPause({ signal: controller.signal, sliceMs: 0 });
+    await pause();
+    setImmediate(() => controller.abort(new Error('client went away')));
+    const error: unknown = await pause().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(DocTreeError.isInstance(error) && error.code).toBe('CANCELLED');
+  });
+});
+
+describe('cancelling an ask', () => {
+  let fixture: FixtureIndex;
+  beforeAll(async () => {
+    fixture = await buildFixtureIndex(annualReportTree());
+  });
+  afterAll(() => fixture.cleanup());
+
+  it('a signal aborted right after the first event rejects with CANCELLED before the reader runs', async () => {
+    const reader = new SpyReader();
+    const agent = new DocTreeAgent({ index: fixture.index, reader });
+    const controller = new AbortController();
+    const events: AgentEvent['type'][] = [];
+    const asked = agent.ask('What is the operating margin of the Dairy segment?', {
+      signal: controller.signal,
+      onEvent: (event) => {
+        events.push(event.type);
+        controller.abort();
+      },
+    });
+    await expect(asked).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(events).toEqual(['route']);
+    expect(reader.calls).toBe(0);
+    // The agent is still usable: the next question (no signal) is answered and read.
+    const run = await agent.ask('What is the operating margin of the Dairy segment?');
+    expect(run.answer.answer).toBe(9.8);
+    expect(reader.calls).toBeGreaterThan(0);
+  });
+
+  it('the per-document warm-up stops on CANCELLED and is completed by the next question', async () => {
+    const local = await buildFixtureIndex(annualReportTree());
+    try {
+      const controller = new AbortController();
+      controller.abort();
+      await expect(warmDocument(local.index, createPause({ signal: controller.signal }))).rejects.toMatchObject({ code: 'CANCELLED' });
+      const words = await warmDocument(local.index, createPause({ sliceMs: 0 }));
+      expect(words.has('dairy')).toBe(true);
+      expect(await warmDocument(local.index, createPause())).toBe(words);
+    } finally {
+      await local.cleanup();
+    }
+  });
+});

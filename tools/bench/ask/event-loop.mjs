@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Benchmark of how long an offline ask blocks the Node event loop in one stretch (a service answering several
+// requests in one process cannot afford long stretches). Target: every single blocking stretch < 50 ms.
+//
+// For the bundled sample (and, when ../shared/data/eval/dev exists, `--docs N` dev documents, default 3): the
+// document is prepared once (ingest + index on disk, not measured); then, in this process,
+//   cold = open the agent from disk (index files read and parsed, embedder loaded) + the first ask,
+//   warm = a second ask on the same agent (memory cleared).
+// A heartbeat (setTimeout 0 loop) records every gap between its ticks; `perf_hooks.monitorEventLoopDelay` gives the
+// p99. Printed per phase: the longest stretch, the p99 delay, the number of stretches >= 50 ms and, for the longest
+// ones, which agent event came just before (where to look). The ratio compares the longest stretch with a reference
+// measured in the same run: one `JSON.parse` of the document's largest index file.
+//
+//   npx nx run-many -t build -p pipeline && node tools/bench/ask/event-loop.mjs [--docs 3] [--question "…"]
+//     [--data ../shared/data/eval/dev] [--work /tmp/doctree-bench-event-loop] [--json]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { existsSync } from 'node:fs';
+import { flag, importDist, option, root } from '../index/bench-common.mjs';
+
+const pipeline = await importDist('pipeline');
+const schema = await importDist('schema');
+const asJson = flag('json');
+const log = asJson ? (...a) => console.error(...a) : (...a) => console.log(...a);
+const work = resolve(option('work', '/tmp/doctree-bench-event-loop'));
+const config = schema.resolveConfig({ overrides: { data_dir: join(work, 'data') } }).config;
+const LIMIT_MS = 50;
+
+/** Records the gaps of a setTimeout(0) heartbeat, each with the label current when it ended. */
+function heartbeat() {
+  const gaps = [];
+  let label = 'start';
+  let startLabel = label;
+  let last = performance.now();
+  let timer;
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const tick = () => {
+    const now = performance.now();
+    gaps.push({ ms: now - last, label: startLabel === label ? label : `${startLabel} … ${label}` });
+    startLabel = label;
+    last = now;
+    timer = setTimeout(tick, 0);
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    label: (value) => {
+      label = value;
+    },
+    stop: () => {
+      clearTimeout(timer);
+      histogram.disable();
+      const sorted = [...gaps].sort((a, b) => b.ms - a.ms);
+      return {
+        maxMs: sorted[0]?.ms ?? 0,
+        p99Ms: histogram.percentile(99) / 1e6,
+        over: gaps.filter((g) => g.ms >= LIMIT_MS).length,
+        worst: sorted.slice(0, 3).map((g) => `${g.ms.toFixed(0)} ms in ${g.label}`),
+      };
+    },
+  };
+}
+
+function eventLabel(event) {
+  const tool = event.tool ?? event.card ?? event.name ?? event.stage ?? event.step ?? '';
+  return `${event.type}${tool ? ` ${String(tool)}` : ''}`;
+}
+
+/** One JSON.parse of the document's largest index file (the reference). */
+function referenceMs(docDir) {
+  const indexDir = join(docDir, 'index');
+  let largest;
+  for (const name of readdirSync(indexDir)) {
+    if (!name.endsWith('.json') && !name.endsWith('.jsonl')) continue;
+    const size = statSync(join(indexDir, name)).size;
+    if (largest === undefined || size > largest.size) largest = { name, size };
+  }
+  if (largest === undefined) return { ms: NaN, file: '-' };
+  const text = readFileSync(join(indexDir, largest.name), 'utf8');
+  const t = performance.now();
+  if (largest.name.endsWith('.jsonl')) for (const line of text.split('\n')) line && JSON.parse(line);
+  else JSON.parse(text);
+  return { ms: performance.now() - t, file: `${largest.name} (${(largest.size / 1e6).toFixed(1)} MB)` };
+}
+
+async function measure(pdf, questions) {
+  const prepared = await pipeline.prepareDocument(pdf, { config, outDir: join(work, 'docs') });
+  const docDir = prepared.docDir;
+  const reference = referenceMs(docDir);
+  const rows = [];
+  for (const [phase, question] of [
+    ['cold', questions[0]],
+    ['warm', questions[1] ?? questions[0]],
+  ]) {
+    const beat = heartbeat();
+    let opened = measure.opened.get(pdf);
+    const t = performance.now();
+    if (opened === undefined) {
+      beat.label('openAgent');
+      opened = await pipeline.openAgent(pdf, { config, outDir: join(work, 'docs') });
+      measure.opened.set(pdf, opened);
+    } else opened.agent.memory.clear();
+    beat.label('ask');
+    await opened.agent.ask(question, { onEvent: (event) => beat.label(eventLabel(event)) });
+    const totalMs = performance.now() - t;
+    await new Promise((done) => setTimeout(done, 5));
+    rows.push({ phase, totalMs, ...beat.stop() });
+  }
+  return { reference, rows };
+}
+measure.opened = new Map();
+
+const targets = [{ pdf: join(root, 'data/samples/northwind-annual-report-2023.pdf'), questions: ['What was the revenue of the Industrial Sensors segment in 2023?', 'How many employees did Northwind have at the end of 2023?'] }];
+const devDir = resolve(root, option('data', '../shared/data/eval/dev'));
+if (existsSync(join(devDir, 'questions.jsonl'))) {
+  const byDoc = new Map();
+  for (const line of readFileSync(join(devDir, 'questions.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const q = JSON.parse(line);
+    if (!byDoc.has(q.doc_file)) byDoc.set(q.doc_file, []);
+    byDoc.get(q.doc_file).push(q.question);
+  }
+  const docs = [...byDoc].sort(([a], [b]) => a.localeCompare(b)).slice(0, Number(option('docs', '3')));
+  for (const [file, questions] of docs) targets.push({ pdf: join(devDir, file), questions });
+} else log(`(no dev set at ${devDir}: the bundled sample only)`);
+
+const question = option('question', undefined);
+const results = [];
+for (const target of targets) {
+  const { reference, rows } = await measure(target.pdf, question ? [question, question] : target.questions);
+  const name = target.pdf.split('/').pop();
+  for (const row of rows) {
+    results.push({ doc: name, ...row, referenceMs: reference.ms, referenceFile: reference.file, ratio: row.maxMs / reference.ms });
+    log(
+      `${name.padEnd(40)} ${row.phase}: max block ${row.maxMs.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, ` +
+        `${row.over} stretch(es) >= ${LIMIT_MS} ms, total ${row.totalMs.toFixed(0)} ms; ` +
+        `reference JSON.parse ${reference.file} ${reference.ms.toFixed(1)} ms → ratio ${(row.maxMs / reference.ms).toFixed(2)}`,
+    );
+    log(`    longest: ${row.worst.join(' · ')}`);
+  }
+}
+const worst = Math.max(...results.map((r) => r.maxMs));
+log(`worst single stretch: ${worst.toFixed(1)} ms (target < ${LIMIT_MS} ms) ${worst < LIMIT_MS ? 'OK' : 'OVER'}`);
+if (asJson) console.log(JSON.stringify({ limitMs: LIMIT_MS, results }, null, 2));
