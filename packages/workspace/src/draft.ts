@@ -69,10 +69,12 @@ export function claimTypes(sentence: string): ClaimType[] {
   return [...new Set(types)];
 }
 
+const MODALS = new Set(['should', 'must', 'would', 'could', 'might', 'shall', 'ought', 'need', 'needs']);
+
 /** A search query for a claim: its content words (up to eight; a Chinese claim as written). */
 export function suggestedQuery(claim: string): string {
   if (hasCjk(claim)) return claim.replace(/[，。！？；、]/g, ' ').replace(/\s+/g, ' ').trim();
-  const words = contentWords(claim).filter((w) => w.length > 2 || /[0-9]/.test(w));
+  const words = contentWords(claim).filter((w) => (w.length > 2 || /[0-9]/.test(w)) && !MODALS.has(w));
   const unique = [...new Set(words)].slice(0, 8);
   return unique.length > 0 ? unique.join(' ') : analyzeQuery(claim).slice(0, 8).join(' ');
 }
