@@ -1,0 +1,48 @@
+import { DOCTREE_ERROR_CODES, DocTreeError } from '@doctree/schema';
+import type { DocumentJob } from './document-job.js';
+
+/**
+ * Where jobs write: any store that writes one document per transaction (`PostgresStore` of
+ * `@doctree/store-postgres` fits as is). `Doc` is what the build handler produces and the store writes.
+ */
+export interface JobStore<Doc> {
+  /** Source hash the store holds for a document, or undefined. */
+  documentHash(collection: string, docId: string): Promise<string | undefined>;
+  /** Writes a whole document in one transaction (replacing an older version). */
+  writeDocument(doc: Doc): Promise<void>;
+  /** Removes a document (one transaction); false when absent. */
+  removeDocument(collection: string, docId: string): Promise<boolean>;
+}
+
+/** The work of a document job: build the document the store will hold. */
+export interface DocumentJobHandlers<Doc> {
+  /** Reads and builds the document of `job` (ingest + index); must not write to the store itself. */
+  build(job: DocumentJob, signal: AbortSignal): Promise<Doc>;
+}
+
+/** What one job did. */
+export type DocumentJobOutcome = 'written' | 'unchanged' | 'removed' | 'absent';
+
+/**
+ * Runs one job — the same function in a BullMQ worker and in process: skips a document the store already holds with
+ * this hash (so a retried or duplicated job is harmless), else builds it and writes it in one transaction.
+ */
+export async function processDocumentJob<Doc>(job: DocumentJob, store: JobStore<Doc>, handlers: DocumentJobHandlers<Doc>, signal: AbortSignal = new AbortController().signal): Promise<DocumentJobOutcome> {
+  if (job.op === 'remove') return (await store.removeDocument(job.collection, job.doc_id)) ? 'removed' : 'absent';
+  if ((await store.documentHash(job.collection, job.doc_id)) === job.sha256) return 'unchanged';
+  const doc = await handlers.build(job, signal);
+  if (signal.aborted) throw new DocTreeError('CANCELLED', `job for ${job.doc_id} was cancelled`);
+  await store.writeDocument(doc);
+  return 'written';
+}
+
+/** Error categories that no retry can fix (bad input, usage, configuration): such jobs go to the dead letters at once. */
+const PERMANENT_CATEGORIES = new Set(['input', 'usage', 'config']);
+
+/** True when retrying `error` cannot help (a DocTreeError about the input, usage or configuration, or a newer format). */
+export function isPermanentError(error: unknown): boolean {
+  if (!DocTreeError.isInstance(error)) return false;
+  const code: string = error.code;
+  if (code === 'FORMAT_VERSION_UNSUPPORTED') return true;
+  return Object.hasOwn(DOCTREE_ERROR_CODES, code) && PERMANENT_CATEGORIES.has(DOCTREE_ERROR_CODES[error.code].category);
+}
