@@ -9,6 +9,7 @@ import type { EvalDocumentProgress } from './eval-documents.js';
 import type { EvalSystemContext, EvalSystemsOptions } from './eval-systems.js';
 import { loadEvalSystems } from './eval-systems-modules.js';
 import { countLlmFailures, LlmFailureCounter, type LlmFailureStats } from './llm-failures.js';
+import { drawEvalTraceViewers } from './trace-viewer/eval-trace-viewers.js';
 
 /** Options of {@link evaluateQuestions}. */
 export interface EvaluateQuestionsOptions {
@@ -122,6 +123,8 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
+  // The reports link every traced answer to its viewer page: draw its evidence pages (the documents are at hand here).
+  await drawEvalTraceViewers(result.predictions, result.outDir, { documentsDir: options.documentsDir ?? join(options.config.data_dir, 'eval'), datasetDir: dataset.baseDir });
   const llmFailures = counter.stats();
   const metrics = await recordLlmFailures(result.files.metrics, result.metrics, llmFailures);
   return { ...result, metrics, dataset, llmFailures };

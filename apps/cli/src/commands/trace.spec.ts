@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,6 +105,30 @@ describe('doctree trace', () => {
     const noHtml = capture(dir, HASHING);
     expect(await run(['trace', 'trace.json', '--doc', 'harbor.pdf'], noHtml)).toBe(2);
     expect(noHtml.err).toMatch(/--doc goes with --html/);
+  });
+
+  it('doctree eval links every question of its reports to a viewer page next to its trace, with the evidence pages drawn', async () => {
+    const samples = join(__dirname, '../../../../data/samples');
+    mkdirSync(join(dir, 'set'), { recursive: true });
+    copyFileSync(join(samples, 'northwind-annual-report-2023.pdf'), join(dir, 'set', 'northwind-annual-report-2023.pdf'));
+    copyFileSync(join(samples, 'northwind-questions.jsonl'), join(dir, 'set', 'questions.jsonl'));
+    const io = capture(dir, HASHING);
+    expect(await run(['eval', '--questions', 'set/questions.jsonl', '--systems', 'doctree,bm25-pages', '--out', 'run', '--limit', '2'], io)).toBe(0);
+    const predictions = readFileSync(join(dir, 'run', 'predictions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; system: string; trace_path?: string });
+    expect(predictions).toHaveLength(4);
+    const report = readFileSync(join(dir, 'run', 'report.html'), 'utf8');
+    const markdown = readFileSync(join(dir, 'run', 'report.md'), 'utf8');
+    for (const p of predictions) {
+      const viewer = p.trace_path!.replace(/\.json$/, '.html');
+      expect(report).toContain(`href="${viewer}"`);
+      expect(markdown).toContain(`](${viewer})`);
+      const html = readFileSync(join(dir, 'run', viewer), 'utf8');
+      expect(html).toContain('<h2>Path');
+      if (p.system === 'doctree') {
+        expect(html).toContain('data:image/png;base64,');
+        expect(html).toMatch(/class="box support"/);
+      }
+    }
   });
 
   browserIt(lookup.found ? browserTitle : `${browserTitle} — SKIPPED: ${lookup.reason}`, async () => {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { TraceSchema, type Prediction, type Trace, type TraceAnswer } from '@doctree/schema';
@@ -48,6 +48,13 @@ async function readTrace(path: string): Promise<{ trace?: Trace; problem?: strin
   }
 }
 
+/** Whether a viewer page already shows its pages (drawn by `@doctree/pipeline`) and is newer than its trace: kept on resume. */
+async function drawnAndCurrent(viewerPath: string, tracePath: string): Promise<boolean> {
+  const [viewer, trace] = await Promise.all([stat(viewerPath).catch(() => undefined), stat(tracePath).catch(() => undefined)]);
+  if (viewer === undefined || trace === undefined || viewer.mtimeMs < trace.mtimeMs) return false;
+  return (await readFile(viewerPath, 'utf8').catch(() => '')).includes('data:image/');
+}
+
 /** A viewer page that says why there is no trace to show (so every link of the report opens a page). */
 function missingTracePage(p: ScoredPrediction, problem: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>DocTree trace: ${escapeHtml(p.id)}</title><style>body{font:14px system-ui,sans-serif;margin:24px}</style></head><body><h1>${escapeHtml(p.question)}</h1><p>System ${escapeHtml(p.system)}, question ${escapeHtml(p.id)}: ${escapeHtml(problem)}.</p></body></html>\n`;
@@ -57,7 +64,8 @@ function missingTracePage(p: ScoredPrediction, problem: string): string {
  * Writes the trace viewer page of every prediction that has a trace (`traces/<system>/<id>.html` next to the
  * `.json`; see `renderTraceViewerHtml`), with the prediction's answer and supports, the gold answer and the score.
  * A trace that cannot be read gets a page saying so, so every link of the reports opens. Returns the pages written,
- * relative to `outDir`. Page images are not drawn here (that needs the PDFs: `@doctree/pipeline` adds them).
+ * relative to `outDir`. Page images are not drawn here (that needs the PDFs: `drawEvalTraceViewers` of `@doctree/pipeline`
+ * adds them); a page it drew that is newer than its trace is kept.
  *
  * @example
  * ```ts
@@ -69,6 +77,10 @@ export async function writeTraceViewers(predictions: readonly ScoredPrediction[]
   for (const p of predictions) {
     const viewer = traceViewerPath(p);
     if (viewer === undefined) continue;
+    if (await drawnAndCurrent(join(outDir, viewer), join(outDir, p.trace_path!))) {
+      written.push(viewer);
+      continue;
+    }
     const { trace, problem } = await readTrace(join(outDir, p.trace_path!));
     const facts: Array<[string, string]> = [
       ['system', p.system],
