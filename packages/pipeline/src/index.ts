@@ -32,6 +32,8 @@ export type { EvaluateQuestionsOptions, EvaluateQuestionsResult } from './evalua
 export { runExperiment } from './run-experiment.js';
 export { buildTraceViewer, TRACE_VIEWER_DEFAULTS, writeTraceViewer } from './trace-viewer/trace-viewer.js';
 export type { BuiltTraceViewer, TraceViewerOptions } from './trace-viewer/trace-viewer.js';
+export { drawEvalTraceViewers, EVAL_TRACE_VIEWERS_DEFAULTS } from './trace-viewer/eval-trace-viewers.js';
+export type { DrawnEvalTraceViewers, EvalTraceViewersOptions } from './trace-viewer/eval-trace-viewers.js';
 export type { ExperimentProgress, ExperimentResult, ExperimentRunResult, RunExperimentOptions } from './run-experiment.js';
 export { processIo } from './command/command-io.js';
 export type { CommandIo } from './command/command-io.js';
