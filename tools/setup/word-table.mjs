@@ -29,9 +29,10 @@ if (args.includes('--help') || args.includes('-h')) {
 }
 const optional = args.includes('--optional');
 const out = resolve(root, option('out', join('packages', 'index', 'dist', 'word-vectors')));
-const log = (message) => console.log(`[word-table] ${message}`);
+// Progress goes to stderr: `npm pack --json` (prepack) keeps stdout for its JSON.
+const log = (message) => console.error(`[word-table] ${message}`);
 const stop = (message) => {
-  console[optional ? 'log' : 'error'](`[word-table] ${optional ? 'skipped' : 'error'}: ${message}`);
+  console.error(`[word-table] ${optional ? 'skipped' : 'error'}: ${message}`);
   process.exit(optional ? 0 : 1);
 };
 
