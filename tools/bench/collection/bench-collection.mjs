@@ -2,7 +2,7 @@
 // Collection build benchmark: `doctree collection ingest` of a folder of PDFs (ingest + index of every document in one
 // process, one worker thread per core) against `pdftotext -layout` of the same files in the same run, one file after
 // the other. Prints progress while the collection builds, then the wall-time ratio (goal <= 4x), the peak RSS of the
-// build (goal < 1.5 GB), the time of a second sync with nothing changed (no document rebuilt), and the pages.
+// build (goal < 1.5 GB), the CPU-time ratio (robust when other work shares the machine), the time of a second sync with nothing changed (no document rebuilt), and the pages.
 // The documents are read where they are (a subset is a folder of links in a temporary folder; nothing is copied).
 //
 //   node tools/bench/collection/bench-collection.mjs [--data ../shared/data/eval/wide] [--limit N] [--jobs N|auto]
@@ -53,10 +53,15 @@ const collectionDir = keep ? resolve(keep) : join(work, 'collection');
 const bytes = pdfs.reduce((n, name) => n + statSync(join(pdfDir, name)).size, 0);
 log(`bench-collection: ${pdfs.length} PDF(s), ${(bytes / 1e6).toFixed(1)} MB from ${pdfDir}; ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(2)}`);
 
-// pdftotext -layout, one file after the other.
+// pdftotext -layout, one file after the other (CPU time from /usr/bin/time when present).
 let t = performance.now();
+let pdftotextCpuS = 0;
 for (const [i, name] of pdfs.entries()) {
-  spawnSync('pdftotext', ['-layout', join(pdfDir, name), join(work, 'out.txt')]);
+  const run = gnuTime
+    ? spawnSync(gnuTime, ['-f', 'CPUS=%U %S', 'pdftotext', '-layout', join(pdfDir, name), join(work, 'out.txt')], { encoding: 'utf8' })
+    : spawnSync('pdftotext', ['-layout', join(pdfDir, name), join(work, 'out.txt')]);
+  const cpu = /CPUS=([\d.]+) ([\d.]+)/.exec(run.stderr ?? '');
+  if (cpu) pdftotextCpuS += Number(cpu[1]) + Number(cpu[2]);
   if ((i + 1) % 10 === 0 || i + 1 === pdfs.length) log(`  pdftotext ${i + 1}/${pdfs.length}`);
 }
 const pdftotextMs = performance.now() - t;
@@ -67,7 +72,7 @@ function runCli(cliArgs, onTick) {
   return new Promise((resolveRun, reject) => {
     const env = { ...process.env, ...(embedder ? { DOCTREE_EMBEDDER: embedder } : {}) };
     const command = gnuTime ? gnuTime : process.execPath;
-    const commandArgs = gnuTime ? ['-f', 'RSSKB=%M', process.execPath, cli, ...cliArgs] : [cli, ...cliArgs];
+    const commandArgs = gnuTime ? ['-f', 'RSSKB=%M CPUS=%U %S', process.execPath, cli, ...cliArgs] : [cli, ...cliArgs];
     const started = performance.now();
     const child = spawn(command, commandArgs, { env, cwd: root });
     let out = '';
@@ -79,7 +84,8 @@ function runCli(cliArgs, onTick) {
     child.on('exit', (code) => {
       clearInterval(timer);
       const rss = Number(/RSSKB=(\d+)/.exec(err)?.[1] ?? NaN);
-      resolveRun({ code, ms: performance.now() - started, rssKb: rss, out, err: err.replace(/RSSKB=\d+\n?/, '') });
+      const cpu = /CPUS=([\d.]+) ([\d.]+)/.exec(err);
+      resolveRun({ code, ms: performance.now() - started, rssKb: rss, cpuS: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN, out, err: err.replace(/RSSKB=.*\n?/, '') });
     });
   });
 }
@@ -113,6 +119,10 @@ const result = {
   pdftotext_ms: Math.round(pdftotextMs),
   collection_ms: Math.round(build.ms),
   ratio: Number((build.ms / pdftotextMs).toFixed(2)),
+  pdftotext_cpu_s: Number(pdftotextCpuS.toFixed(2)),
+  collection_cpu_s: Number.isFinite(build.cpuS) ? Number(build.cpuS.toFixed(2)) : null,
+  cpu_ratio: Number.isFinite(build.cpuS) && pdftotextCpuS > 0 ? Number((build.cpuS / pdftotextCpuS).toFixed(2)) : null,
+  load_average: Number(loadavg()[0].toFixed(2)),
   goal_ratio: 4,
   peak_rss_mb: Number.isFinite(build.rssKb) ? Math.round(build.rssKb / 1024) : null,
   build_timings_ms: report.timings_ms,
@@ -126,6 +136,7 @@ else {
   console.log(`documents ${result.documents} (${pages} pages), ${result.cores} core(s), ${result.workers} worker(s)`);
   console.log(`pdftotext -layout      ${(result.pdftotext_ms / 1000).toFixed(1)} s`);
   console.log(`collection ingest      ${(result.collection_ms / 1000).toFixed(1)} s  = ${result.ratio}x pdftotext (goal <= 4x)${result.peak_rss_mb !== null ? `, peak RSS ${result.peak_rss_mb} MB (goal < 1536)` : ''}`);
+  if (result.cpu_ratio !== null) console.log(`CPU time               pdftotext ${result.pdftotext_cpu_s} s, collection ${result.collection_cpu_s} s (all threads) = ${result.cpu_ratio}x; load average ${result.load_average} on ${result.cores} core(s)`);
   console.log(`  scan ${report.timings_ms.scan} ms, build ${report.timings_ms.build} ms, selection index ${report.timings_ms.selection} ms`);
   console.log(`sync, nothing changed  ${(result.resync_ms / 1000).toFixed(1)} s, ${result.resync_rebuilt} rebuilt, ${result.resync_unchanged} unchanged`);
   for (const f of report.failed) console.log(`failed: ${f.path} [${f.code}] ${f.message}`);

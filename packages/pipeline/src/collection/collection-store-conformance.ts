@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { conformanceTestGlobals, errorCodeOf } from '@doctree/schema/testing';
 import type { CollectionDocument, CollectionStore, DocumentSelectionData } from '@doctree/schema';
@@ -84,7 +84,6 @@ export function runCollectionStoreConformance(options: CollectionStoreConformanc
         const manifest = await store.initialize({ input_dir: '/in' });
         expect(manifest.documents).toEqual([]);
         await store.commitDocument(conformanceRow('alpha', 'b1'), await stage(store, 'alpha', 'one'), conformanceSelection('alpha', [[1, 0, 0, 0]]));
-        const { readFile } = await import('node:fs/promises');
         expect(await readFile(join(await store.documentDir('alpha'), 'marker.txt'), 'utf8')).toBe('one');
         await store.commitDocument(conformanceRow('alpha', 'b2'), await stage(store, 'alpha', 'two'), conformanceSelection('alpha', [[0, 1, 0, 0]]));
         const after = (await store.readManifest())!;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createChatClient } from '@doctree/agents';
 import { DOC_FILES } from '@doctree/ingest';
@@ -27,7 +28,7 @@ import { askQuestion, type AskedQuestion } from '../ask-question.js';
 import { createIndexComponents, type IndexComponents } from '../index-components.js';
 import { documentProfile, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
-import { planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
+import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
 import { describeDocument } from './document-metadata.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { FileCollectionStore } from './file-collection-store.js';
@@ -262,7 +263,7 @@ export class Collection {
       cacheDir: this.cacheDir,
       onProgress: (job, event) => progress({ stage: 'build', doc_id: job.docId, event, done, total: jobs.length }),
     });
-    report.workers = jobs.length === 0 ? 0 : Math.min(jobs.length, options.workers === undefined || options.workers === 'auto' ? (await import('node:os')).availableParallelism() : options.workers);
+    report.workers = jobs.length === 0 ? 0 : Math.min(jobs.length, options.workers === undefined || options.workers === 'auto' ? availableParallelism() : options.workers);
     for await (const outcome of builds) {
       done++;
       const p = byIndex.get(outcome.job.index)!;
@@ -427,7 +428,6 @@ export class Collection {
         });
         const info = await stat(absolute);
         const row = manifest.documents.find((d) => d.path === absolute);
-        const { docIdFor } = await import('./collection-scan.js');
         const docId = row?.doc_id ?? docIdFor(absolute, taken);
         taken.set(docId, absolute);
         const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -85,8 +85,9 @@ export function namedMetadata(question: string, row: CollectionDocument): Collec
   }
   if (year !== undefined && new RegExp(`(^|[^0-9])${year}([^0-9]|$)`).test(question)) out.push('year');
   if (form) {
-    const f = squash(form);
-    if (f.length >= 2 && (qWords.has(f) || q.includes(`form${f}`) || qWords.has(form.toLowerCase()))) out.push('form');
+    // A form is matched as a word, with or without its hyphen or a space ("10-K", "10K", "10 K").
+    const parts = form.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    if (parts.length > 0 && new RegExp(`(^|[^a-z0-9])${parts.join('[-\\s]?')}([^a-z0-9]|$)`, 'i').test(question)) out.push('form');
   }
   return out;
 }

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCollectionStoreConformance } from './collection-store-conformance.js';
+import { mkdir } from 'node:fs/promises';
+import { detectVectorBackend } from '@doctree/index';
+import { conformanceRow, conformanceSelection, runCollectionStoreConformance } from './collection-store-conformance.js';
 import { FileCollectionStore } from './file-collection-store.js';
 
 runCollectionStoreConformance({
@@ -16,12 +18,9 @@ describe('FileCollectionStore', () => {
   it('builds the selection index as faiss HNSW from the size threshold on (exact below it)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doctree-store-'));
     try {
-      const { conformanceRow, conformanceSelection } = await import('./collection-store-conformance.js');
-      const { detectVectorBackend } = await import('@doctree/index');
       const faiss = (await detectVectorBackend({ backend: 'auto' })).faiss.available;
       const store = new FileCollectionStore(join(dir, 'c'), { backend: faiss ? 'faiss' : 'exact', hnswMinNodes: 3 });
       await store.initialize({ input_dir: '/in' });
-      const { mkdir } = await import('node:fs/promises');
       const commit = async (id: string, vectors: number[][]) => {
         const staged = await store.stageDocument(id);
         await mkdir(staged, { recursive: true });
