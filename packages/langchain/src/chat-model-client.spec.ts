@@ -2,7 +2,8 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import type { ChatCallRecord } from '@doctree/agents';
+import { LlmJudger, type ChatCallRecord } from '@doctree/agents';
+import { runJudgerConformance } from '@doctree/agents/testing';
 import { DocTreeError, type ChatRequest } from '@doctree/schema';
 import { ChatModelClientFromLangChain, JSON_REPLY_INSTRUCTION } from './chat-model-client.js';
 
@@ -50,6 +51,13 @@ const request = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
     { role: 'user', content: 'second question' },
   ],
   ...extra,
+});
+
+// The LLM judger over a LangChain fake model that approves every answer: only the rule checks can fail a verdict, as with
+// the OpenAI client against the scripted server.
+runJudgerConformance('LlmJudger over ChatModelClientFromLangChain(FakeListChatModel)', (options) => {
+  const model = new FakeListChatModel({ responses: [JSON.stringify({ pass: true, score: 0.9, failures: [] })] });
+  return new LlmJudger({ client: new ChatModelClientFromLangChain(model, { maxRetries: 0 }), ...options });
 });
 
 describe('ChatModelClientFromLangChain', () => {

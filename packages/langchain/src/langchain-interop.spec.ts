@@ -157,6 +157,16 @@ describe('DocTree ⇄ LangChain over a real offline agent (sample PDF)', () => {
       expect(JSON.parse(message.content as string).answer).toBe(2140);
     });
 
+    it('reports the agent steps to the callbacks of the tool call as custom events', async () => {
+      const { handler, seen } = recorder();
+      await createDocTreeTool(agent).invoke({ question: QUESTION }, { callbacks: [handler] });
+      await awaitAllCallbacks();
+      const steps = seen.filter((s) => s.name === DOCTREE_CUSTOM_EVENTS.agentEvent).map((s) => (s.data as { type: string }).type);
+      expect(steps[0]).toBe('route');
+      expect(steps[steps.length - 1]).toBe('finalize');
+      expect(seen.some((s) => s.name === DOCTREE_CUSTOM_EVENTS.toolCall)).toBe(true);
+    });
+
     it('tells the model about a question DocTree refuses instead of throwing; bad arguments are refused by the schema', async () => {
       const out = JSON.parse((await createDocTreeTool(agent).invoke({ question: ' ' })) as string);
       expect(out.error.code).toBe('USAGE');
