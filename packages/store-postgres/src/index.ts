@@ -8,4 +8,8 @@ export { POSTGRES_STORE_DEFAULTS, PostgresStore } from './postgres-store.js';
 export type { HybridSearchRequest, PostgresStoreOptions } from './postgres-store.js';
 export { POSTGRES_RETRIEVER_DEFAULTS, PostgresRetriever } from './postgres-retriever.js';
 export type { PostgresRetrieverOptions } from './postgres-retriever.js';
+export { POSTGRES_COLLECTION_STORE_DEFAULTS, PostgresCollectionStore } from './postgres-collection-store.js';
+export type { PostgresCollectionStoreOptions } from './postgres-collection-store.js';
+export { readIndexBundle } from './index-bundle.js';
+export type { IndexBundle } from './index-bundle.js';
 export type { StoredArtifact, StoredDocument, StoredDocumentInfo, StoredEmbedding, StoredNode, StoredSelection } from './stored-document.js';

@@ -108,6 +108,28 @@ CREATE TABLE {{schema}}.selection (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'selection nodes (collection-level node vectors) and collection lock owners',
+    sql: `
+CREATE TABLE {{schema}}.selection_nodes (
+  collection text NOT NULL,
+  doc_id text NOT NULL,
+  ord integer NOT NULL,
+  node_id text NOT NULL,
+  dimension integer NOT NULL,
+  embedding public.vector NOT NULL,
+  PRIMARY KEY (collection, doc_id, ord),
+  CHECK (public.vector_dims(embedding) = dimension)
+);
+CREATE TABLE {{schema}}.collection_locks (
+  collection text PRIMARY KEY,
+  pid integer NOT NULL,
+  host text NOT NULL,
+  started timestamptz NOT NULL
+);
+`,
+  },
 ];
 
 /** The newest schema version this code knows. */
@@ -128,11 +150,11 @@ export function quoteSchema(schema: string): string {
  * SQL of the HNSW index (cosine distance) over the embeddings of one dimension: a partial expression index, so one
  * table holds embedders of several dimensions. Queries use the same expression (`embedding::vector(n)`).
  */
-export function vectorIndexSql(schema: string, dimension: number): string {
+export function vectorIndexSql(schema: string, dimension: number, table: 'embeddings' | 'selection_nodes' = 'embeddings'): string {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 2000) {
     throw new DocTreeError('USAGE', `embedding dimension must be an integer in 1..2000 (pgvector's HNSW limit), got ${dimension}`);
   }
-  return `CREATE INDEX IF NOT EXISTS embeddings_hnsw_${dimension} ON ${quoteSchema(schema)}.embeddings USING hnsw ((embedding::public.vector(${dimension})) public.vector_cosine_ops) WHERE dimension = ${dimension}`;
+  return `CREATE INDEX IF NOT EXISTS ${table}_hnsw_${dimension} ON ${quoteSchema(schema)}.${table} USING hnsw ((embedding::public.vector(${dimension})) public.vector_cosine_ops) WHERE dimension = ${dimension}`;
 }
 
 /** What {@link runMigrations} did. */

@@ -50,11 +50,11 @@ describePg('PostgresStore on a throwaway PostgreSQL + pgvector', () => {
   it('migrations are idempotent, recorded, and safe when two processes open the store at once', async () => {
     const [a, b] = await Promise.all([storeFor('migrate_twice'), storeFor('migrate_twice')]);
     const applied = [a.migration!.applied, b.migration!.applied].sort((x, y) => y.length - x.length);
-    expect(applied).toEqual([[1], []]);
+    expect(applied).toEqual([[1, 2], []]);
     const c = await storeFor('migrate_twice');
-    expect(c.migration).toEqual({ applied: [], version: 1 });
-    const rows = await c.query<{ version: number }>('test', 'SELECT version FROM "migrate_twice".schema_migrations');
-    expect(rows).toEqual([{ version: 1 }]);
+    expect(c.migration).toEqual({ applied: [], version: 2 });
+    const rows = await c.query<{ version: number }>('test', 'SELECT version FROM "migrate_twice".schema_migrations ORDER BY version');
+    expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     const indexes = await c.query<{ indexname: string }>('test', "SELECT indexname FROM pg_indexes WHERE schemaname = 'migrate_twice' ORDER BY indexname");
     expect(indexes.map((r) => r.indexname)).toEqual(expect.arrayContaining(['nodes_tsv_gin', 'pages_tsv_gin']));
     await Promise.all([a.close(), b.close(), c.close()]);

@@ -102,7 +102,7 @@ export class PostgresStore {
   readonly #options: Required<Omit<PostgresStoreOptions, 'log'>> & Pick<PostgresStoreOptions, 'log'>;
   readonly #secrets: string[];
   readonly #q: string;
-  readonly #vectorIndexes = new Set<number>();
+  readonly #vectorIndexes = new Set<string>();
   #closed = false;
 
   private constructor(options: PostgresStoreOptions) {
@@ -184,15 +184,21 @@ export class PostgresStore {
     return this.#q;
   }
 
+  /** True when the HNSW index of `dimension` on `table` exists. */
+  async hasVectorIndex(dimension: number, table: 'embeddings' | 'selection_nodes' = 'embeddings'): Promise<boolean> {
+    const rows = await this.query('looking for an index', 'SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [this.schema, `${table}_hnsw_${dimension}`]);
+    return rows.length > 0;
+  }
+
   /** Creates the HNSW index of one embedding dimension when missing (idempotent). */
-  async ensureVectorIndex(dimension: number): Promise<void> {
-    if (this.#vectorIndexes.has(dimension)) return;
-    const sql = vectorIndexSql(this.schema, dimension);
+  async ensureVectorIndex(dimension: number, table: 'embeddings' | 'selection_nodes' = 'embeddings'): Promise<void> {
+    if (this.#vectorIndexes.has(`${table}:${dimension}`)) return;
+    const sql = vectorIndexSql(this.schema, dimension, table);
     await this.transaction('creating the HNSW index', async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`doctree.hnsw:${this.schema}:${dimension}`]);
       await client.query(sql);
     });
-    this.#vectorIndexes.add(dimension);
+    this.#vectorIndexes.add(`${table}:${dimension}`);
   }
 
   /**
@@ -200,10 +206,9 @@ export class PostgresStore {
    * transaction, replacing every row of an older version of the same `doc_id`. Readers see the old version or the
    * new one, never a mix; a failure (or a killed process) leaves the old version in place.
    */
-  async writeDocument(doc: StoredDocument): Promise<void> {
+  async writeDocument(doc: StoredDocument, alsoInTransaction?: (client: PoolClient) => Promise<void>): Promise<void> {
     validateDocument(doc);
     const dims = new Set((doc.embeddings ?? []).map((e) => e.vector.length));
-    if (doc.selection) dims.add(doc.selection.profile_vector.length);
     for (const dimension of dims) await this.ensureVectorIndex(dimension);
     const q = this.#q;
     await this.transaction(`writing document ${doc.doc_id}`, async (client) => {
@@ -284,7 +289,22 @@ export class PostgresStore {
           pgvector.toSql(Array.from(s.profile_vector)) as string,
           JSON.stringify(s.nodes),
         ]);
+        if (s.nodes.length > 0) {
+          await client.query(
+            `INSERT INTO ${q}.selection_nodes (collection, doc_id, ord, node_id, dimension, embedding)
+             SELECT $1, $2, t.o, t.n, t.d, t.e::public.vector FROM unnest($3::int[], $4::text[], $5::int[], $6::text[]) AS t(o, n, d, e)`,
+            [
+              doc.collection,
+              doc.doc_id,
+              s.nodes.map((_, i) => i),
+              s.nodes.map((n) => n.node_id),
+              s.node_vectors.map((v) => v.length),
+              s.node_vectors.map((v) => pgvector.toSql(Array.from(v)) as string),
+            ],
+          );
+        }
       }
+      await alsoInTransaction?.(client);
     });
   }
 
@@ -390,6 +410,20 @@ export class PostgresStore {
     return rows.map((row) => toHit(row, method));
   }
 
+  /** A connection of its own (not from the pool), e.g. to hold a session-level advisory lock; the caller ends it. */
+  async dedicatedClient(action: string): Promise<pg.Client> {
+    this.#ensureOpen();
+    const client = new pg.Client({ connectionString: this.#options.url, connectionTimeoutMillis: this.#options.connectTimeoutMs, application_name: 'doctree-lock' });
+    client.on('error', (error) => this.#options.log?.(this.redact(`postgres: lock connection lost: ${error.message}`)));
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw this.#error(error, action);
+    }
+    return client;
+  }
+
   /** Closes the pool (idempotent). */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -416,7 +450,7 @@ export class PostgresStore {
 }
 
 async function deleteDocumentRows(client: PoolClient, q: string, collection: string, docId: string): Promise<boolean> {
-  for (const table of ['nodes', 'pages', 'index_records', 'embeddings', 'artifacts', 'selection']) {
+  for (const table of ['nodes', 'pages', 'index_records', 'embeddings', 'artifacts', 'selection', 'selection_nodes']) {
     await client.query(`DELETE FROM ${q}.${table} WHERE collection = $1 AND doc_id = $2`, [collection, docId]);
   }
   const result = await client.query(`DELETE FROM ${q}.documents WHERE collection = $1 AND doc_id = $2`, [collection, docId]);
@@ -435,6 +469,9 @@ function validateDocument(doc: StoredDocument): void {
   for (const embedding of doc.embeddings ?? []) {
     if (!ids.has(embedding.node_id)) throw new DocTreeError('SCHEMA_INVALID', `document ${doc.doc_id}: embedding of unknown node ${embedding.node_id}`, { nodeId: embedding.node_id });
     if (embedding.vector.some((x) => !Number.isFinite(x))) throw new DocTreeError('SCHEMA_INVALID', `document ${doc.doc_id}: embedding of ${embedding.node_id} holds a non-finite value`, { nodeId: embedding.node_id });
+  }
+  if (doc.selection && doc.selection.node_vectors.length !== doc.selection.nodes.length) {
+    throw new DocTreeError('SCHEMA_INVALID', `document ${doc.doc_id}: ${doc.selection.nodes.length} selection nodes but ${doc.selection.node_vectors.length} vectors`);
   }
   for (const artifact of doc.artifacts ?? []) {
     if (artifact.path.split('/').some((part) => part === '..' || part === '') || artifact.path.startsWith('/')) {

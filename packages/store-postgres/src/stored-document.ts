@@ -30,13 +30,15 @@ export interface StoredArtifact {
   content: Uint8Array;
 }
 
-/** Selection data of a document (its profile and vector; the selection node vectors go to embeddings, view `selection`). */
+/** Selection data of a document: its profile and vector, and its selection nodes with one vector each (HNSW-searchable). */
 export interface StoredSelection {
   embedder_id: string;
   profile: string;
   profile_vector: Float32Array;
-  /** Selection nodes (JSON, as the collection store returns them). */
-  nodes: unknown[];
+  /** Selection nodes (JSON, as the collection store returns them), each with a `node_id`. */
+  nodes: readonly { node_id: string }[];
+  /** One vector per node, in `nodes` order. */
+  node_vectors: readonly Float32Array[];
 }
 
 /**
