@@ -30,6 +30,7 @@ import { sha256Hex } from '../io/build-manifest.js';
 import { DocView } from '../records/doc-view.js';
 import { loadVectorIndex } from '../vector/vector-backend.js';
 import { INDEX_DIR, INDEX_FILES, vectorFileName } from './index-files.js';
+import { createYielder, parseJsonLinesSliced } from '../io/event-loop-yield.js';
 import type { SparseBackend } from './sparse-backend.js';
 
 /** Options of {@link loadDocIndex}. */
@@ -116,12 +117,6 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
-function jsonlFast<T>(text: string): T[] {
-  const out: T[] = [];
-  for (const line of text.split('\n')) if (line) out.push(JSON.parse(line) as T);
-  return out;
-}
-
 /**
  * Structural check of `pages.json` for fast loads, in plain loops (a few hundred entries; the zod schema takes
  * milliseconds): header, and every entry a page index with an array of integer years.
@@ -145,6 +140,8 @@ function isDocPages(value: unknown): value is DocPages {
 export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions): Promise<DocIndex> {
   const timings: Record<string, number> = {};
   const t0 = performance.now();
+  // Loading yields to the event loop between its steps and inside the record loops (a service keeps answering).
+  const tick = createYielder();
   const indexDir = join(docDir, INDEX_DIR);
   const manifestPath = join(indexDir, INDEX_FILES.manifest);
   const rawManifest = parseJson(await readText(manifestPath), manifestPath) as { format?: unknown; version?: unknown };
@@ -220,7 +217,9 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
       hint: 'Rebuild the index: `doctree index <doc_dir>`.',
     });
   }
+  await tick();
   const treeJson = parseJson(treeText, treePath);
+  await tick();
   const tree = full ? parseWith(DocTreeSchema, treeJson, { file: treePath, what: 'DocTree' }) : (treeJson as DocTree);
   if (!full && (tree as { format?: unknown }).format !== 'doctree.mm') throw new DocTreeError('INDEX_CORRUPT', 'not a doctree.mm.json', { file: treePath });
   mark('tree', t);
@@ -239,6 +238,7 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
     read(INDEX_FILES.bm25Pages),
   ]);
   mark('read', t);
+  await tick();
   t = performance.now();
   const file = (name: string): string => join(indexDir, name);
   const summaryJson = parseJson(summaryText, file(INDEX_FILES.summary)) as { format?: unknown; version?: unknown };
@@ -255,18 +255,23 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   let leaf: DenseLeafRecord[];
   let edges: GraphEdge[];
   try {
-    coarse = full ? parseJsonLines(DenseCoarseRecordSchema, coarseText, { file: file(INDEX_FILES.denseCoarse), code: 'INDEX_CORRUPT' }) : jsonlFast(coarseText);
-    leaf = full ? parseJsonLines(DenseLeafRecordSchema, leafText, { file: file(INDEX_FILES.denseLeaf), code: 'INDEX_CORRUPT' }) : jsonlFast(leafText);
-    edges = full ? parseJsonLines(GraphEdgeSchema, edgesText, { file: file(INDEX_FILES.edges), code: 'INDEX_CORRUPT' }) : jsonlFast(edgesText);
+    await tick();
+    coarse = full ? parseJsonLines(DenseCoarseRecordSchema, coarseText, { file: file(INDEX_FILES.denseCoarse), code: 'INDEX_CORRUPT' }) : await parseJsonLinesSliced(coarseText, tick);
+    leaf = full ? parseJsonLines(DenseLeafRecordSchema, leafText, { file: file(INDEX_FILES.denseLeaf), code: 'INDEX_CORRUPT' }) : await parseJsonLinesSliced(leafText, tick);
+    edges = full ? parseJsonLines(GraphEdgeSchema, edgesText, { file: file(INDEX_FILES.edges), code: 'INDEX_CORRUPT' }) : await parseJsonLinesSliced(edgesText, tick);
   } catch (error) {
     throw DocTreeError.from(error, 'INDEX_CORRUPT', { file: indexDir });
   }
   mark('records', t);
   t = performance.now();
   const validation = { validation: full ? ('full' as const) : ('fast' as const) };
+  await tick();
   const sparseCoarse = options.sparse.load(parseJson(bm25CoarseText, file(INDEX_FILES.bm25Coarse)), file(INDEX_FILES.bm25Coarse), validation);
+  await tick();
   const sparseLeaf = options.sparse.load(parseJson(bm25LeafText, file(INDEX_FILES.bm25Leaf)), file(INDEX_FILES.bm25Leaf), validation);
+  await tick();
   const sparsePages = options.sparse.load(parseJson(bm25PagesText, file(INDEX_FILES.bm25Pages)), file(INDEX_FILES.bm25Pages), validation);
+  await tick();
   mark('sparse', t);
   t = performance.now();
   const loadView = (view: 'coarse' | 'leaf' | 'leaf_raw'): Promise<VectorIndex> =>
@@ -277,12 +282,15 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
     });
   const [vc, vl, vr] = await Promise.all([loadView('coarse'), loadView('leaf'), loadView('leaf_raw')]);
   mark('vectors', t);
+  await tick();
   t = performance.now();
+  const view = new DocView(tree);
+  await tick();
   const index: DocIndex = {
     docDir,
     manifest,
     tree,
-    view: new DocView(tree),
+    view,
     summary,
     denseCoarse: new Map(coarse.map((r) => [r.node_id, r])),
     denseLeaf: new Map(leaf.map((r) => [r.node_id, r])),
