@@ -12,7 +12,7 @@ export interface EvalTraceViewersOptions {
   documentsDir: string;
   /** Folder the predictions' `doc_file` paths are relative to (the dataset's). */
   datasetDir: string;
-  /** Pages drawn per viewer (supporting pages first). Default 2. */
+  /** Pages drawn per viewer (the supporting page first). Default 1 (about 150 KB a viewer; `doctree trace --html` draws more). */
   maxPages?: number;
   /** Rendered pages kept for reuse across questions and systems. Default 48. */
   cachePages?: number;
@@ -21,7 +21,7 @@ export interface EvalTraceViewersOptions {
 }
 
 /** Defaults of {@link EvalTraceViewersOptions}. */
-export const EVAL_TRACE_VIEWERS_DEFAULTS = { maxPages: 2, cachePages: 48 } as const;
+export const EVAL_TRACE_VIEWERS_DEFAULTS = { maxPages: 1, cachePages: 48 } as const;
 
 /** What {@link drawEvalTraceViewers} did. */
 export interface DrawnEvalTraceViewers {
