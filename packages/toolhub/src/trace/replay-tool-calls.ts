@@ -1,5 +1,5 @@
 import { DocTreeError, TraceEventSchema, TraceSchema, formatIssues, pageFromIndex } from '@doctree/schema';
-import type { TokenUsage, Trace, TraceEvent } from '@doctree/schema';
+import type { BBox, TokenUsage, Trace, TraceEvent } from '@doctree/schema';
 import { z } from 'zod';
 
 /** One tool call as replayed from a trace. */
@@ -18,8 +18,8 @@ export interface ReplayedToolCall {
   latency_ms: number;
   n_hits: number;
   tokens?: TokenUsage;
-  /** Hits as recorded (best first), each with its 1-based `page` added. */
-  hits: Array<{ node_id: string; page_idx: number; page: number; score: number }>;
+  /** Hits as recorded (best first), each with its 1-based `page` added; the first ones carry the start of their text and their box. */
+  hits: Array<{ node_id: string; page_idx: number; page: number; score: number; snippet?: string; bbox?: BBox | null }>;
   /** Error message of a failed call. */
   error?: string;
 }
