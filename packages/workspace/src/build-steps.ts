@@ -5,7 +5,7 @@ import { docIdFromFilename } from '@doctree/ingest';
 import { buildBm25, Bm25FileSchema } from './bm25.js';
 import { renderInstructionBrief, renderStyleBrief } from './briefs.js';
 import { claimBuildId, writeBuildManifest, type BuildManifest } from './builds.js';
-import { buildChildren, buildParents } from './chunk.js';
+import { buildChildren, buildParents, CHUNKER_ID } from './chunk.js';
 import { ChunkManifestSchema, type ChildRecord, type ChunkManifest, type ParentRecord } from './chunk-records.js';
 import { textHash } from './chunking.js';
 import { defaultWorkspaceConfig, workspaceConfigHash } from './config.js';
@@ -172,7 +172,7 @@ export async function chunkWorkspace(ctx: WorkspaceContext): Promise<ChunkResult
   const sources = (await loadSources(ctx)).filter((s) => s.present && s.source_type === 'evidence');
   const previous = await readJsonIfPresent(ctx.paths.chunkManifest, ChunkManifestSchema, 'chunk manifest');
   const sizes = ctx.config.chunk;
-  const sameSizes = previous !== undefined && JSON.stringify(previous.sizes) === JSON.stringify(sizes);
+  const sameSizes = previous !== undefined && previous.chunker === CHUNKER_ID && JSON.stringify(previous.sizes) === JSON.stringify(sizes);
   const old = sameSizes ? await loadChunks(ctx) : { parents: [], children: [] };
   const buildId = await claimBuildId(ctx.paths.builds, ctx.now(), ctx.configHash);
   const parents: ParentRecord[] = [];
@@ -215,6 +215,7 @@ export async function chunkWorkspace(ctx: WorkspaceContext): Promise<ChunkResult
     created_at: ctx.now().toISOString(),
     config_hash: ctx.configHash,
     tool_version: WORKSPACE_TOOL_VERSION,
+    chunker: CHUNKER_ID,
     sizes,
     docs,
     totals: { docs: docs.length, parents: parents.length, chunks: children.length },
@@ -228,7 +229,7 @@ export async function chunkWorkspace(ctx: WorkspaceContext): Promise<ChunkResult
     step: 'chunk',
     config_hash: ctx.configHash,
     inputs: sources.map((s) => ({ doc_uid: s.doc_uid, sha256: s.sha256 })),
-    models: { chunker: 'doctree-workspace-sentences-v1' },
+    models: { chunker: CHUNKER_ID },
     counts: { docs: docs.length, parents: parents.length, chunks: children.length, added: changes.added.length, updated: changes.updated.length, removed: changes.removed.length },
     previous_build_id: previous?.build_id ?? null,
   });

@@ -44,6 +44,8 @@ export const ChunkManifestSchema = z.object({
   created_at: z.string(),
   config_hash: z.string(),
   tool_version: z.string(),
+  /** How the chunks were cut (`CHUNKER_ID`). */
+  chunker: z.string().default('doctree-workspace-sentences-v1'),
   sizes: z.object({ target_tokens: z.number(), min_tokens: z.number(), max_tokens: z.number(), max_overlap: z.number() }),
   docs: z.array(
     z.object({

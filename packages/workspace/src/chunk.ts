@@ -5,6 +5,24 @@ import { isFurniture } from './parse.js';
 
 type Block = ContentList['blocks'][number];
 
+/** Rows of a Markdown table as the page shows them: cells separated by spaces, no pipes or separator rows. */
+function tableRows(markdown: string): string[] {
+  return markdown
+    .split('\n')
+    .filter((line) => !/^\s*\|?\s*:?-{3,}/.test(line))
+    .map((line) =>
+      line
+        .replace(/^\s*\|\s*|\s*\|\s*$/g, '')
+        .split(/\s*\|\s*/)
+        .filter(Boolean)
+        .join(' '),
+    )
+    .filter(Boolean);
+}
+
+/** Id of the chunker: a change of how parents and children are cut changes it, and `chunk` rebuilds every document. */
+export const CHUNKER_ID = 'doctree-workspace-sentences-v2';
+
 /** Text a block contributes to its parent ('' for images without captions). */
 export function blockBodyText(block: Block): string {
   switch (block.type) {
@@ -15,7 +33,7 @@ export function blockBodyText(block: Block): string {
     case 'list':
       return block.list_items.join('\n');
     case 'table':
-      return [...block.table_caption, block.markdown ?? '', ...block.table_footnote].filter(Boolean).join('\n');
+      return [...block.table_caption, ...tableRows(block.markdown ?? ''), ...block.table_footnote].filter(Boolean).join('\n');
     case 'code':
       return [...block.code_caption, block.code_body].join('\n');
     case 'image':

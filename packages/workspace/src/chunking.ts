@@ -30,7 +30,7 @@ export function countWords(text: string): number {
   return countTokens(text);
 }
 
-const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|ms|dr|st|u\.s|approx|al|p|pp|vol)\.|\b[A-Z]\.)$/i;
+const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|ms|dr|st|u\.s|approx|al|p|pp|vol|rs|nos?|fy)\.|\b[A-Z]\.)$/i;
 
 /**
  * Sentences of `text` as spans (trimmed, never empty): ends at `.`, `!`, `?` (followed by space and not after an

@@ -92,7 +92,7 @@ function cell(text: string): string {
 /**
  * `workspace verify-citations`: for each sentence citing `{#doc_uid}`, searches only that document's children
  * (k = `verify_citations.k`), takes the best support score and compares it with T (`verify_citations.threshold`):
- * OK at or above T; MISSING when the document has nothing related (no claim term in its best passage) or is unknown;
+ * OK at or above T; MISSING when the document is unknown or no passage of it holds half of the claim's terms;
  * WEAK otherwise. A non-citable source is NOT_CITABLE and fails the command (the report is still written).
  */
 export async function verifyCitations(ctx: WorkspaceContext, draftPath: string): Promise<VerifyResult> {
@@ -134,7 +134,8 @@ async function checkOne(
   }
   if (!chunked) return { ...base, status: 'MISSING', support_score: 0, reason: 'the document is not chunked and embedded yet', suggested_query: query };
   const best = await scoreClaimAgainstDoc(ctx, retriever, sentence.text, uid, k);
-  const related = best.features !== null && best.features.recall > 0;
+  // WEAK: the document talks about the claim (half its terms in one passage) without supporting it; MISSING: it does not.
+  const related = best.features !== null && best.features.recall >= 0.5;
   const status: CitationStatus = best.score >= threshold ? 'OK' : related ? 'WEAK' : 'MISSING';
   const parent = best.chunk ? parents.get(best.chunk.parent_id) : undefined;
   return {
@@ -146,7 +147,7 @@ async function checkOne(
     best_chunk: best.chunk?.chunk_id ?? null,
     page: parent?.page_start ?? null,
     best_passage: best.chunk ? best.chunk.text.slice(0, 300) : null,
-    reason: status === 'OK' ? `support ${best.score.toFixed(2)} ≥ T` : related ? `support ${best.score.toFixed(2)} < T` : 'nothing in the document shares the claim\'s terms',
+    reason: status === 'OK' ? `support ${best.score.toFixed(2)} ≥ T` : related ? `support ${best.score.toFixed(2)} < T` : 'no passage of the document holds half of the claim\'s terms',
     suggested_query: status === 'OK' ? null : query,
   };
 }

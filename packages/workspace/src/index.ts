@@ -20,7 +20,7 @@ export { ChildRecordSchema, ChunkManifestSchema, ParentRecordSchema } from './ch
 export type { ChildRecord, ChunkManifest, ParentRecord } from './chunk-records.js';
 export { countTokens, packChildren, sentenceSpans, textHash } from './chunking.js';
 export type { ChildSizes, ChildSpan, TextSpan } from './chunking.js';
-export { buildChildren, buildParents } from './chunk.js';
+export { buildChildren, buildParents, CHUNKER_ID } from './chunk.js';
 export { BuildManifestSchema, makeBuildId } from './builds.js';
 export type { BuildManifest, BuildStep } from './builds.js';
 export { LOCAL_CHUNK_RETRIEVER_DEFAULTS, LocalChunkRetriever, WORKSPACE_RERANKER_ID } from './retrieval.js';

@@ -6,9 +6,9 @@ import { CITATION_SUPPORT_MODEL, type CitationSupportModel } from './citation-su
 export interface SupportFeatures {
   /** Share of the claim's terms in the best window (one to three consecutive sentences) of the passage. */
   recall: number;
-  /** Share of the claim's numbers the window contains (1 when the claim has none). */
+  /** 1 when the window contains every number of the claim (or the claim has none), else 0: one changed figure is a different claim. */
   numbers: number;
-  /** Share of the claim's capitalised names the window contains (1 when it has none). */
+  /** 1 when the window contains every capitalised name of the claim (or it has none), else 0. */
   entities: number;
   /** Cosine of claim and passage vectors (0 when not given). */
   dense: number;
@@ -50,9 +50,9 @@ export function supportFeatures(claim: string, passage: string, dense = 0): Supp
     const terms = new Set(analyzeQuery(window));
     const recall = claimTerms.length === 0 ? 0 : claimTerms.filter((t) => terms.has(t)).length / claimTerms.length;
     const windowNumbers = new Set(numbersOf(window));
-    const numbers = claimNumbers.length === 0 ? 1 : claimNumbers.filter((n) => windowNumbers.has(n)).length / claimNumbers.length;
-    const entities = claimNames.length === 0 ? 1 : claimNames.filter((n) => window.includes(n)).length / claimNames.length;
-    const key = recall + numbers + entities;
+    const numbers = claimNumbers.every((n) => windowNumbers.has(n)) ? 1 : 0;
+    const entities = claimNames.every((n) => window.includes(n)) ? 1 : 0;
+    const key = recall + numbers + entities + recall * (numbers + entities);
     if (key > bestKey) {
       bestKey = key;
       best = { recall, numbers, entities, dense: Math.max(0, dense) };

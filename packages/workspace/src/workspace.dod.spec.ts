@@ -1,0 +1,200 @@
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DocTreeError } from '@doctree/schema';
+import { HashingEmbedder } from '@doctree/index';
+import { HARBOR_PAGES, RAIL_PAGES, tempDir, writeParagraphPdf } from './__fixtures__/workspace-fixtures.js';
+import { evidenceFromHits } from './evidence.js';
+import type { ChildHit } from './retrieval.js';
+import type { SourceRecord } from './sources.js';
+import { EvidenceWorkspace } from './workspace.js';
+
+jest.setTimeout(90_000);
+
+const GARDEN_MD = `# Community gardens in Eastfield
+
+## Plots
+
+The Eastfield garden has 64 plots. Each plot is rented for a season of eight months.
+
+## Water
+
+Rain barrels collect about 30,000 litres a year, which covers most of the watering in spring.
+`;
+
+const embedder = new HashingEmbedder({ dimension: 256 });
+let root: string;
+let ws: EvidenceWorkspace;
+const readText = (p: string): Promise<string> => readFile(p, 'utf8');
+const lines = async (p: string): Promise<Array<Record<string, unknown>>> =>
+  (await readText(p))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+beforeAll(async () => {
+  root = await tempDir();
+  await EvidenceWorkspace.init(root);
+  writeParagraphPdf(join(root, 'raw/evidence/harbor-light-review-2022.pdf'), HARBOR_PAGES, 'Harbor Light Cooperative - Annual Review');
+  await writeFile(join(root, 'raw/evidence/eastfield-gardens.md'), GARDEN_MD);
+  await writeFile(join(root, 'raw/instruction/guidance/rubric.md'), '# Rubric\n\nEvery claim about membership fees must cite the annual review.\n');
+  ws = await EvidenceWorkspace.open(root, { embedder, pdfWorkers: 0 });
+  await ws.parse();
+  await ws.chunk();
+  await ws.embed();
+  await ws.buildBm25();
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('1. the evidence pack holds citable sources only', () => {
+  it('never returns instruction material, even when the question is about it', async () => {
+    const { run } = await ws.query('Every claim about membership fees must cite');
+    expect(run.evidence.length).toBeGreaterThan(0);
+    expect(run.evidence.every((e) => e.citable && e.doc_uid !== 'rubric')).toBe(true);
+  });
+
+  it('leaves out a source set to citable=false', async () => {
+    await ws.setMeta('eastfield-gardens', { citable: false });
+    try {
+      const { run } = await ws.query('How many plots does the Eastfield garden have?');
+      expect(run.evidence.map((e) => e.doc_uid)).not.toContain('eastfield-gardens');
+    } finally {
+      await ws.setMeta('eastfield-gardens', { citable: true });
+    }
+  });
+
+  it('aborts with the applied filters and the returned sources when a non-citable hit gets through', () => {
+    const source = { doc_uid: 'notes', citable: false, source_type: 'instruction', citation_key: 'notes', present: true } as SourceRecord;
+    const hit = { chunk: { chunk_id: 'notes:s001:c01', parent_id: 'notes:s001', doc_uid: 'notes', char_start: 0, char_end: 5, tokens: 1, overlap_tokens: 0, text: 'Notes', hash: '0'.repeat(64) }, score: 0.9, dense: 0.9, lexical: 1, coverage: 1 } satisfies ChildHit;
+    let error: unknown;
+    try {
+      evidenceFromHits([hit], { question: 'q', queries: ['q'], parents: new Map(), sources: new Map([['notes', source]]), filters: { year: { from: 2020, to: 2020 } } });
+    } catch (e) {
+      error = e;
+    }
+    expect(DocTreeError.isInstance(error)).toBe(true);
+    expect((error as DocTreeError).hint).toContain('Applied filters: citable=true (always, evidence mode), year=2020');
+    expect((error as DocTreeError).hint).toContain('Returned sources: notes (citable=false');
+  });
+});
+
+describe('2. every evidence has a locator', () => {
+  it('gives PDF evidence its page and Markdown evidence a char anchor with a warning', async () => {
+    const { run } = await ws.query('How many plots does the Eastfield garden have?');
+    const garden = run.evidence.find((e) => e.doc_uid === 'eastfield-gardens')!;
+    expect(garden).toMatchObject({ page: null, locator_quality: 'char_anchor', section_path: ['Community gardens in Eastfield', 'Plots'] });
+    expect(garden.anchor_begin.length).toBeGreaterThan(0);
+    expect(run.warnings.some((w) => w.startsWith('WARN eastfield-gardens:s'))).toBe(true);
+    const { run: pdfRun } = await ws.query('storm damage to the breakwater');
+    expect(pdfRun.evidence[0]).toMatchObject({ doc_uid: 'harbor-light-review-2022', page: 3, locator_quality: 'page', parent_id: 'harbor-light-review-2022:p003' });
+  });
+
+  it('fails hard on a hit without doc_uid or parent_id', () => {
+    const hit = { chunk: { chunk_id: 'x', parent_id: '', doc_uid: 'harbor-light-review-2022', char_start: 0, char_end: 1, tokens: 1, overlap_tokens: 0, text: 'x', hash: '0'.repeat(64) }, score: 1, dense: 1, lexical: 1, coverage: 1 } satisfies ChildHit;
+    expect(() => evidenceFromHits([hit], { question: 'q', queries: ['q'], parents: new Map(), sources: new Map(), filters: {} })).toThrow(/has no parent_id/);
+  });
+});
+
+describe('3. outputs list the sources used', () => {
+  it('ends evidence packs and audits with a doc_uid list', async () => {
+    const { output, run } = await ws.query('Why did membership fees rise?');
+    const pack = await readText(output);
+    expect(pack).toContain('## Sources used (doc_uid list)');
+    for (const uid of new Set(run.evidence.map((e) => e.doc_uid))) expect(pack.split('## Sources used (doc_uid list)')[1]).toContain(`- ${uid}`);
+    const draft = join(root, 'draft.md');
+    await writeFile(draft, 'Membership fees rose to 240 euros per household because the cold store needed a new compressor {#harbor-light-review-2022}.\n');
+    const audit = await ws.audit(draft);
+    expect(await readText(audit.output)).toMatch(/## Sources used \(doc_uid list\)\n\n- harbor-light-review-2022/);
+  });
+});
+
+describe('4. verify-citations', () => {
+  it('has k = 10 and T = 0.55 by default and says OK, WEAK or MISSING with a suggested query', async () => {
+    expect(ws.context.config.verify_citations).toEqual({ k: 10, threshold: 0.55 });
+    const draft = join(root, 'cited.md');
+    await writeFile(
+      draft,
+      [
+        'In the 2022 season the cold store handled 18,400 tonnes of catch {#harbor-light-review-2022}.',
+        'In the 2022 season the cold store handled 25,100 tonnes of catch {#harbor-light-review-2022}.',
+        'Rain barrels collect about 30,000 litres a year {#harbor-light-review-2022}.',
+        'The harbour has a lighthouse {#no-such-doc}.',
+      ].join(' '),
+    );
+    const result = await ws.verifyCitations(draft);
+    expect(result.checks.map((c) => c.status)).toEqual(['OK', 'WEAK', 'MISSING', 'MISSING']);
+    expect(result.checks[0]!.suggested_query).toBeNull();
+    expect(result.checks[1]!.suggested_query).toContain('cold');
+    expect(result.checks[0]!.page).toBe(1);
+    expect(await readText(result.output)).toContain('k = 10, T = 0.55');
+  });
+});
+
+describe('5. every build writes a build manifest', () => {
+  it('has one manifest per parse, chunk, embed and bm25 build with hashes, models, config hash and version', async () => {
+    const ids = await readdir(join(root, 'meta/builds'));
+    const manifests = await Promise.all(ids.map(async (id) => JSON.parse(await readText(join(root, 'meta/builds', id, 'build_manifest.json'))) as Record<string, unknown>));
+    expect(new Set(manifests.map((m) => m['step']))).toEqual(new Set(['parse', 'chunk', 'embed', 'bm25']));
+    const embed = manifests.find((m) => m['step'] === 'embed')!;
+    expect(embed).toMatchObject({ build_id: expect.stringMatching(/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}-0\.1\.0/), config_hash: ws.context.configHash, tool_version: '0.1.0' });
+    expect((embed['models'] as Record<string, unknown>)['embedder']).toBe(embedder.id);
+    expect((embed['inputs'] as unknown[]).length).toBe(2);
+  });
+});
+
+describe('6. every query writes a query run', () => {
+  it('records question, filters, hits and evidence under meta/query_runs/<query_id>.json', async () => {
+    const { run, run_file } = await ws.query('energy costs of the cold store', { filters: { year: { from: 2022, to: 2022 } } });
+    const saved = JSON.parse(await readText(run_file)) as Record<string, unknown>;
+    expect(run_file).toBe(join(root, 'meta/query_runs', `${run.query_id}.json`));
+    expect(saved).toMatchObject({ query_id: run.query_id, build_id: run.build_id, filters: { year: { from: 2022, to: 2022 } }, mode: 'evidence' });
+    expect((saved['hits'] as unknown[]).length).toBeGreaterThan(0);
+    // The Markdown source has no year: the year filter leaves it out.
+    expect(run.evidence.every((e) => e.doc_uid === 'harbor-light-review-2022')).toBe(true);
+  });
+});
+
+describe('7. parse writes the quality report', () => {
+  it('has a row per document with pages, text coverage, OCR pages, tables and furniture removed', async () => {
+    const report = await readText(join(root, 'meta/parse_quality_report.md'));
+    expect(report).toContain('| doc_uid | type | citable | pages | text coverage | OCR pages | tables | furniture removed | warnings |');
+    expect(report).toMatch(/\| harbor-light-review-2022 \| evidence\/document \| true \| 3 \| 100 % \| 0 \| 0 \| [1-9][0-9]* \|/);
+    expect(report).toMatch(/\| rubric \| instruction\/guidance \| false \|/);
+  });
+});
+
+describe('8. adding a PDF updates chunks and index incrementally', () => {
+  it('chunks and embeds only the new document, which is then found', async () => {
+    const vectorsBefore = JSON.parse(await readText(join(root, 'index/vectors.json'))) as { entries: unknown[] };
+    writeParagraphPdf(join(root, 'raw/evidence/valley-rail-2021.pdf'), RAIL_PAGES, 'Valley Rail Line - Operations Report');
+    const parsed = await ws.parse();
+    expect(parsed.parsed).toEqual(['valley-rail-2021']);
+    const { manifest } = await ws.chunk();
+    expect(manifest.changes.added).toEqual(['valley-rail-2021']);
+    expect(manifest.changes.unchanged.sort()).toEqual(['eastfield-gardens', 'harbor-light-review-2022']);
+    const embedded = await ws.embed();
+    expect(embedded.reused).toBe(vectorsBefore.entries.length);
+    expect(embedded.embedded).toBe(manifest.docs.find((d) => d.doc_uid === 'valley-rail-2021')!.chunks);
+    const { run } = await ws.query('journey time of the new timetable');
+    expect(run.evidence[0]).toMatchObject({ doc_uid: 'valley-rail-2021', page: 2 });
+  });
+});
+
+describe('9. every revision is a new file and a line in the version log', () => {
+  it('numbers packs v001, v002… and logs each with from → to', async () => {
+    const names = (await readdir(join(root, 'outputs'))).filter((n) => n.startsWith('evidence_pack_'));
+    expect(names.length).toBeGreaterThan(3);
+    expect(names.sort()[0]).toBe('evidence_pack_v001.md');
+    const log = await lines(join(root, 'meta/version_log.jsonl'));
+    const packs = log.filter((l) => String(l['file']).startsWith('outputs/evidence_pack_'));
+    expect(packs.length).toBe(names.length);
+    expect(packs[1]).toMatchObject({ from: 'v001', to: 'v002', command: 'query' });
+    expect(log.some((l) => l['command'] === 'meta set' && String(l['to']).includes('citable=true'))).toBe(true);
+  });
+
+  it('gives two queries that race two different versions', async () => {
+    const [a, b] = await Promise.all([ws.query('breakwater repairs'), ws.query('solar panels on the market hall')]);
+    expect(a.output).not.toBe(b.output);
+    expect(await readText(a.output)).toContain('breakwater repairs');
+    expect(await readText(b.output)).toContain('solar panels on the market hall');
+  });
+});
