@@ -1,0 +1,102 @@
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { buildCollectionDocument, createIndexComponents } from '@doctree/pipeline';
+import { DocTreeError } from '@doctree/schema';
+import type { CollectionDocument, CollectionStore, DocTreeConfig, DocumentSelectionData } from '@doctree/schema';
+import type { DocumentJob } from './document-job.js';
+import type { DocumentJobHandlers, JobStore } from './job-handlers.js';
+
+/** A document built in its staged folder, waiting for its commit. */
+export interface BuiltCollectionDocument {
+  row: CollectionDocument;
+  staged: string;
+  selection: DocumentSelectionData;
+}
+
+/** Options of {@link collectionJobHandlers}. */
+export interface CollectionJobHandlersOptions {
+  /** The collection the documents are committed to (the Postgres collection store for many workers). */
+  store: CollectionStore;
+  config: DocTreeConfig;
+  /** Index components (embedder, sparse backend, summarizer); default: made from `config` once. */
+  components?: Awaited<ReturnType<typeof createIndexComponents>>;
+}
+
+/** The source kind of a path, as a collection reads it. */
+export function sourceKindOf(path: string): CollectionDocument['kind'] {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('_structure.json')) return 'pageindex';
+  if (lower.endsWith('.json')) return 'mineru';
+  const ext = extname(lower);
+  if (ext === '.pdf') return 'pdf';
+  if (ext === '.md' || ext === '.markdown') return 'markdown';
+  throw new DocTreeError('INPUT_UNSUPPORTED', `cannot build ${path}: not a .pdf, .md, MinerU content_list.json or PageIndex tree`, { file: path });
+}
+
+/**
+ * Job handlers that build a collection document the way `doctree collection sync` does (ingest, index, metadata,
+ * selection data — `buildCollectionDocument` of `@doctree/pipeline`) in a folder staged by the collection store.
+ * Pair them with {@link collectionJobStore} of the same store; several workers may commit at once to a store whose
+ * commits are transactions (the Postgres collection store).
+ */
+export function collectionJobHandlers(options: CollectionJobHandlersOptions): DocumentJobHandlers<BuiltCollectionDocument> {
+  let components = options.components ? Promise.resolve(options.components) : undefined;
+  return {
+    async build(job: DocumentJob) {
+      const manifest = await options.store.readManifest();
+      const previous = manifest?.documents.find((d) => d.doc_id === job.doc_id);
+      const kind = sourceKindOf(job.path);
+      const info = await stat(job.path).catch((cause: unknown) => {
+        throw new DocTreeError('INPUT_NOT_FOUND', `source of ${job.doc_id} not found`, { file: job.path, cause });
+      });
+      const staged = await options.store.stageDocument(job.doc_id);
+      try {
+        components ??= createIndexComponents(options.config);
+        const result = await buildCollectionDocument({ index: 0, docId: job.doc_id, input: job.path, kind, staged, config: options.config, ...(previous ? { previous: previous.metadata } : {}) }, await components);
+        const at = new Date().toISOString();
+        const row: CollectionDocument = {
+          doc_id: job.doc_id,
+          path: previous?.path ?? job.path,
+          kind,
+          sha256: job.sha256,
+          size: info.size,
+          mtime: info.mtime.toISOString(),
+          build_id: result.build_id,
+          pages: result.pages,
+          ingest_warnings: result.warnings,
+          indexed_at: at,
+          created_at: previous?.created_at ?? at,
+          updated_at: at,
+          description: result.description,
+          metadata: result.metadata,
+        };
+        return { row, staged: result.staged, selection: result.selection };
+      } catch (error) {
+        await options.store.discardStaged(staged);
+        throw error;
+      }
+    },
+  };
+}
+
+/** The {@link JobStore} view of a collection store: hash lookup from the manifest, commit, removal. */
+export function collectionJobStore(store: CollectionStore): JobStore<BuiltCollectionDocument> {
+  return {
+    async documentHash(_collection, docId) {
+      return (await store.readManifest())?.documents.find((d) => d.doc_id === docId)?.sha256;
+    },
+    async writeDocument(doc) {
+      try {
+        await store.commitDocument(doc.row, doc.staged, doc.selection);
+      } catch (error) {
+        await store.discardStaged(doc.staged);
+        throw error;
+      }
+    },
+    async removeDocument(_collection, docId) {
+      const known = (await store.readManifest())?.documents.some((d) => d.doc_id === docId) ?? false;
+      if (known) await store.removeDocument(docId);
+      return known;
+    },
+  };
+}
