@@ -47,16 +47,21 @@ describe('createPause', () => {
   });
 });
 
+/** A safety bound for building fixture indexes on a loaded machine (nothing here is timed). */
+const SLOW = 60_000;
+
 describe('cancelling an ask', () => {
-  let fixture: FixtureIndex;
+  let fixture: FixtureIndex | undefined;
   beforeAll(async () => {
     fixture = await buildFixtureIndex(annualReportTree());
+  }, SLOW);
+  afterAll(async () => {
+    await fixture?.cleanup();
   });
-  afterAll(() => fixture.cleanup());
 
   it('a signal aborted right after the first event rejects with CANCELLED before the reader runs', async () => {
     const reader = new SpyReader();
-    const agent = new DocTreeAgent({ index: fixture.index, reader });
+    const agent = new DocTreeAgent({ index: fixture!.index, reader });
     const controller = new AbortController();
     const events: AgentEvent['type'][] = [];
     const asked = agent.ask('What is the operating margin of the Dairy segment?', {
@@ -73,7 +78,7 @@ describe('cancelling an ask', () => {
     const run = await agent.ask('What is the operating margin of the Dairy segment?');
     expect(run.answer.answer).toBe(9.8);
     expect(reader.calls).toBeGreaterThan(0);
-  });
+  }, SLOW);
 
   it('the per-document warm-up stops on CANCELLED and is completed by the next question', async () => {
     const local = await buildFixtureIndex(annualReportTree());
@@ -87,5 +92,5 @@ describe('cancelling an ask', () => {
     } finally {
       await local.cleanup();
     }
-  });
+  }, SLOW);
 });
