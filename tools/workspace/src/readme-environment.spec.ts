@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, shippedSources } from './repo-sources';
+import { REPO_ROOT, shippedSources } from './repo-sources.js';
 
 /** Environment variables shipped code reads: `env['X']`, `env.X`, `process.env.X`, and names passed to a reader (`num('X')`). */
 const READ = /\benv(?:\[\s*['"]([A-Z][A-Z0-9_]+)['"]\s*\]|\.([A-Z][A-Z0-9_]+))|\bnum\(\s*'([A-Z][A-Z0-9_]+)'\s*\)|\b([A-Z][A-Z0-9_]+)_ENV\s*=\s*'([A-Z][A-Z0-9_]+)'/g;
