@@ -1,5 +1,5 @@
 import { platform, arch } from 'node:os';
-import { detectVectorBackend, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
+import { detectVectorBackend, locateBundledWordTable, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
 import { checkOcr, checkPdfEngine } from '@doctree/ingest';
 import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
 import { answerCalibratorFromConfig, domainPackFromConfig, pageRankerFromConfig } from '@doctree/pipeline';
@@ -194,13 +194,18 @@ function formatModel(source: string, fitted: Record<string, unknown>): string {
   return `${source}${n ? `, ${n}` : ''}${cv ? ` (cross-validated: ${cv})` : ''}`;
 }
 
-/** Whether the configured embedder can run: SIF needs its word-vector package; hashing always runs; openai needs the endpoint (reported under llm). */
+/**
+ * Whether the configured embedder can run: SIF reads the word-vector package, else the compact table bundled with
+ * @doctree/index; hashing always runs; openai needs the endpoint (reported under llm).
+ */
 function embedderStatus(kind: string): DoctorReport['embedder'] {
   if (kind !== 'sif') return { kind, available: true, detail: kind === 'openai' ? 'uses the configured endpoint' : 'built in' };
   const location = locateWinkEmbeddings();
-  return location
-    ? { kind, available: true, detail: `${WINK_EMBEDDINGS_PACKAGE}@${location.version}` }
-    : { kind, available: false, detail: `${WINK_EMBEDDINGS_PACKAGE} is not installed (${WINK_EMBEDDINGS_HINT}, or use DOCTREE_EMBEDDER=hashing)` };
+  if (location) return { kind, available: true, detail: `${WINK_EMBEDDINGS_PACKAGE}@${location.version}` };
+  const table = locateBundledWordTable();
+  return table
+    ? { kind, available: true, detail: `bundled word table ${table.split(/[\\/]/).pop() ?? table} (${WINK_EMBEDDINGS_PACKAGE} is not installed: its 50k most frequent words; ${WINK_EMBEDDINGS_HINT} for all)` }
+    : { kind, available: false, detail: `${WINK_EMBEDDINGS_PACKAGE} is not installed and @doctree/index has no bundled word table (${WINK_EMBEDDINGS_HINT}, or use DOCTREE_EMBEDDER=hashing)` };
 }
 
 /** The OCR line of the report: programs, versions and languages, then what it means for image-only pages. */
