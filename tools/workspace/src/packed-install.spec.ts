@@ -12,7 +12,7 @@
  */
 import { createProjectGraphAsync } from '@nx/devkit';
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,6 +43,33 @@ const bySpecifier = (list: WorkspacePackage[]) =>
   list.flatMap((pkg) => importSpecifiers(pkg.manifest).map((specifier) => [specifier, pkg] as const));
 const specifiers = bySpecifier(publishable);
 const tsc = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
+
+/** Every TypeScript example (`examples/*.ts`, whoever adds it): each is compiled against the tarballs and run offline. */
+const exampleFiles = readdirSync(join(root, 'examples'))
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
+/** What some examples promise to print (every example must at least exit 0 offline and print something). */
+const EXAMPLE_OUTPUT: ReadonlyMap<string, readonly RegExp[]> = new Map([
+  ['swap-the-retriever.ts', [/^lane word_overlap\.search: [1-9]\d* call\(s\), [1-9]\d* hits, retriever called [1-9]\d* time\(s\)$/m, /\[[^\]]*bm25_node\.search[^\]]*word_overlap\.search/, /^answer: 204\.9 \(pages 1\)$/m]],
+  ['swap-the-reader.ts', [/^DocTree: 204\.9 from \d+ observations/m, /^RAG: +\S+ from \d+ chunks, pages \d/m]],
+  ['swap-the-embedder.ts', [/^index embedder: trigram-256 \(256 dimensions\), [1-9]\d* texts embedded$/m, /^answer: 2140 \(pages 1\)$/m]],
+]);
+
+/** Environment of an offline run: no LLM endpoint or key, the hashing embedder unless the example picks its own. */
+function offlineEnv(): NodeJS.ProcessEnv {
+  const env = childEnv();
+  for (const key of Object.keys(env)) if (/^(OPENAI_|ANTHROPIC_|DOCTREE_LLM)/.test(key)) delete env[key];
+  return { ...env, DOCTREE_EMBEDDER: 'hashing' };
+}
+
+async function runOffline(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await execFileAsync(command, args, { cwd, env: offlineEnv(), maxBuffer: 64 * 1024 * 1024, timeout: TIMEOUT });
+  } catch (error) {
+    const e = error as Error & { stdout?: string; stderr?: string };
+    throw new Error(`\`${command} ${args.join(' ')}\` failed in ${cwd}:\n${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  }
+}
 
 interface Packed {
   /** Absolute path of the .tgz. */
@@ -370,6 +397,87 @@ describe('installing the tarballs into a scratch project outside the workspace',
     },
     TIMEOUT,
   );
+
+  describe('examples/*.ts: compiled in a strict project against the tarballs and run offline', () => {
+    beforeAll(async () => {
+      // The repository's layout in the scratch project: examples/ (experiments included) and data/samples/, so the
+      // examples' relative paths hold; compiled to examples-dist/ beside examples/.
+      cpSync(join(root, 'examples'), join(scratch, 'examples'), { recursive: true });
+      cpSync(join(root, 'data', 'samples'), join(scratch, 'data', 'samples'), { recursive: true });
+      const compilerOptions = {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2023'],
+        strict: true,
+        skipLibCheck: false,
+        types: ['node'],
+        rootDir: 'examples',
+        outDir: 'examples-dist',
+      };
+      writeFileSync(join(scratch, 'tsconfig.examples.json'), `${JSON.stringify({ compilerOptions, include: ['examples/*.ts'] }, null, 2)}\n`);
+      await run(tsc, ['-p', join(scratch, 'tsconfig.examples.json')], scratch);
+    }, TIMEOUT);
+
+    it('every examples/*.ts compiled (one .js each), the swap examples among them', () => {
+      expect(exampleFiles).toEqual(expect.arrayContaining(['swap-the-embedder.ts', 'swap-the-reader.ts', 'swap-the-retriever.ts']));
+      const compiled = readdirSync(join(scratch, 'examples-dist')).filter((f) => f.endsWith('.js'));
+      expect(compiled.sort()).toEqual(exampleFiles.map((f) => f.replace(/\.ts$/, '.js')));
+    });
+
+    it.each(exampleFiles)(
+      '%s runs offline and prints what it promises',
+      async (file) => {
+        const { stdout } = await runOffline(process.execPath, [join(scratch, 'examples-dist', file.replace(/\.ts$/, '.js'))], scratch);
+        expect(stdout.trim()).not.toBe('');
+        for (const pattern of EXAMPLE_OUTPUT.get(file) ?? []) expect(stdout).toMatch(pattern);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'the custom-retriever experiment runs through the packed doctree-eval-runner, then resumes by fingerprint and answers again after the module changed',
+      async () => {
+        const runner = join(scratch, 'node_modules', '.bin', 'doctree-eval-runner');
+        const experiment = join(scratch, 'examples', 'experiments', 'custom-retriever.json');
+        const out = join(scratch, 'runs', 'experiment');
+        const first = await runOffline(runner, [experiment, '--out', out], scratch);
+        expect(first.stdout).toMatch(/^DocTree \+ word-overlap lane +\d/m);
+        expect(first.stdout).toMatch(/^BM25 over pages \(reference\) +\d/m);
+        const predictions = readFileSync(join(out, 'samples', 'hashing', 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { system: string; error?: unknown });
+        expect(predictions.filter((p) => p.system === 'doctree-word-overlap' && p.error === undefined)).toHaveLength(3);
+        const trace = readdirSync(join(out, 'samples', 'hashing', 'traces', 'doctree-word-overlap'))[0]!;
+        expect(readFileSync(join(out, 'samples', 'hashing', 'traces', 'doctree-word-overlap', trace), 'utf8')).toContain('word_overlap.search');
+
+        const again = await runOffline(runner, [experiment, '--out', out], scratch);
+        expect(again.stderr).toMatch(/resuming 3 answers of doctree-word-overlap \(fingerprint [0-9a-f]{12}\)/);
+        const module = join(scratch, 'examples', 'experiments', 'word-overlap-system.mjs');
+        writeFileSync(module, `${readFileSync(module, 'utf8')}\n// edited\n`);
+        const edited = await runOffline(runner, [experiment, '--out', out], scratch);
+        expect(edited.stderr).toContain('doctree-word-overlap changed since the last run: answering again');
+        expect(edited.stderr).toMatch(/resuming 3 answers of bm25-pages/);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      'doctree eval --systems takes the same module, and a bad module is a one-line error with a hint',
+      async () => {
+        const doctree = join(scratch, 'node_modules', '.bin', 'doctree');
+        const args = ['eval', '--questions', 'data/samples/northwind-questions.jsonl', '--limit', '2', '--llm', 'none', '--embedder', 'hashing', '--docs', 'runs/docs'];
+        const { stdout } = await runOffline(doctree, [...args, '--systems', 'bm25-pages,./examples/experiments/word-overlap-system.mjs', '--out', 'runs/cli'], scratch);
+        expect(stdout).toMatch(/^DocTree \+ word-overlap lane +\d/m);
+        const bad = await execFileAsync(doctree, [...args, '--systems', 'module:./examples/experiments/word-overlap-system.mjs#nothing', '--out', 'runs/bad'], { cwd: scratch, env: offlineEnv() }).then(
+          () => ({ code: 0, stderr: '' }),
+          (error: { code?: number; stderr?: string }) => ({ code: error.code ?? -1, stderr: error.stderr ?? '' }),
+        );
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/exports no function "nothing"/);
+        expect(bad.stderr).not.toMatch(/^\s+at /m);
+      },
+      TIMEOUT,
+    );
+  });
 
   it.each(byName(apps))('%s: bin launchers only import files that shipped', (_name, pkg) => {
     const dir = installedDir(scratch, pkg.name);
