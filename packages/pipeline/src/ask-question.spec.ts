@@ -8,6 +8,9 @@ import { AnswerSchema, DocTreeError, resolveConfig, type ChatModelClient, type C
 import { replayToolCalls } from '@doctree/toolhub';
 import { askQuestion, openAgent } from './ask-question.js';
 
+// End-to-end (ingest, index, agent, local HTTP server): a safety bound for a loaded machine, where they run past 5 s.
+jest.setTimeout(30_000);
+
 const SAMPLE_PDF = join(__dirname, '../../../data/samples/northwind-annual-report-2023.pdf');
 const QUESTION = 'How many people did Northwind employ at December 31, 2023?';
 const API_KEY = 'sk-doctree-test-9f8e7d6c5b4a';
