@@ -7,7 +7,10 @@ import type { Document } from '@langchain/core/documents';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { RunnableLambda, RunnableSequence } from '@langchain/core/runnables';
 import { FakeListChatModel, SyntheticEmbeddings } from '@langchain/core/utils/testing';
-import { DocTreeAgent } from '@doctree/agents';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { DocTreeAgent, ImageObserver, PdfRegionRenderer } from '@doctree/agents';
 import { openAgent, prepareDocument, type PreparedDocument } from '@doctree/pipeline';
 import { DocTreeError, resolveConfig } from '@doctree/schema';
 import { ChatModelClientFromLangChain } from './chat-model-client.js';
@@ -16,6 +19,9 @@ import { EmbedderFromLangChain } from './embeddings.js';
 import { DocTreeRetriever } from './retriever.js';
 import { DocTreeRunnable } from './runnable.js';
 import { createDocTreeTool } from './tool.js';
+
+// End-to-end over a real agent: a safety bound for a loaded machine.
+jest.setTimeout(30_000);
 
 const SAMPLE_PDF = join(__dirname, '../../../data/samples/northwind-annual-report-2023.pdf');
 const QUESTION = 'How many people did Northwind employ at December 31, 2023?';
@@ -274,6 +280,35 @@ describe('DocTree ⇄ LangChain over a real offline agent (sample PDF)', () => {
       expect(run.answer.answer).toBe(2140);
       expect(run.decision.source).toBe('rules');
       expect(run.usage.llmCalls).toBeGreaterThan(0);
+    });
+
+    it('a LangChain vision model describes a figure: the PDF region reaches it as an image_url PNG part', async () => {
+      /** A LangChain chat model that records the messages it gets and describes what it is shown. */
+      class RecordingVisionModel extends BaseChatModel {
+        readonly received: BaseMessage[][] = [];
+        _llmType(): string {
+          return 'recording-vision';
+        }
+        async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+          this.received.push(messages);
+          const text = 'A bar chart with one bar per year; the last bar is the tallest.';
+          return { generations: [{ text, message: new AIMessage(text) }] };
+        }
+      }
+      const figure = [...document.index.tree.nodes.values()].find((node) => node.role === 'image' || node.role === 'chart');
+      if (!figure) throw new Error('the sample PDF should hold a figure');
+      const model = new RecordingVisionModel({});
+      const renderer = new PdfRegionRenderer();
+      try {
+        const observation = await new ImageObserver({ vlm: new ChatModelClientFromLangChain(model), renderer }).observe(figure, document.index, { question: 'Which year had the most sales?' });
+        expect(observation.payload).toMatchObject({ kind: 'image', source: 'vlm', description: expect.stringMatching(/^A bar chart with one bar per year/) });
+      } finally {
+        await renderer.close();
+      }
+      const parts = model.received[0]!.at(-1)!.content as Array<{ type: string; image_url?: { url: string } }>;
+      expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+      const png = Buffer.from(parts[1]!.image_url!.url.replace(/^data:image\/png;base64,/, ''), 'base64');
+      expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     });
 
     it('openAgent takes the LangChain chat model and LangChain embeddings; the index records the embeddings model', async () => {
