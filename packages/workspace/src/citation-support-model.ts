@@ -17,7 +17,8 @@ export interface CitationSupportModel {
 export const CITATION_SUPPORT_MODEL: CitationSupportModel = {
   format: 'doctree.citation-support-model',
   version: 1,
-  weights: [6, 4, 2, 1],
-  intercept: -9.5,
-  fitted: 'not fitted yet: run fit-citation-support.mjs --write-default',
+  weights: [7.1646, 5.0923, 4.8232, 0.4504],
+  intercept: -15.0048,
+  fitted:
+    'fit-citation-support.mjs: logistic (max over the cited document\'s k = 10 best chunks), 919 generated claims from 17 documents (sif embedder), intercept lowered until OK precision at T = 0.55 reached 0.95; 4-fold CV grouped by document: OK precision 0.971, recall 1.000',
 };
