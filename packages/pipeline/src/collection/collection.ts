@@ -242,7 +242,7 @@ export class Collection {
       report.timings_ms.selection = Math.round(performance.now() - t);
       report.documents = (await this.requireManifest()).documents.length;
       report.timings_ms.total = Math.round(performance.now() - started);
-      return report;
+      return sortedReport(report);
     } finally {
       await lock.release();
     }
@@ -251,7 +251,9 @@ export class Collection {
   private async buildAll(manifest: CollectionManifest, planned: ReadonlyArray<PlannedChange & { file: ScannedFile }>, report: CollectionSyncReport, options: CollectionSyncOptions, progress: (event: CollectionProgress) => void): Promise<void> {
     const rows = new Map(manifest.documents.map((d) => [d.doc_id, d]));
     const jobs: CollectionBuildJob[] = [];
-    for (const [index, p] of planned.entries()) {
+    // Largest files first, so the last document built leaves no worker idle for long.
+    const order = [...planned.entries()].sort((a, b) => b[1].file.size - a[1].file.size || a[0] - b[0]);
+    for (const [index, p] of order) {
       const previous = rows.get(p.doc_id)?.metadata;
       jobs.push({ index, docId: p.doc_id, input: p.file.absolute, kind: p.file.kind, staged: await this.store.stageDocument(p.doc_id), config: this.config, ...(previous ? { previous } : {}) });
     }
@@ -461,4 +463,10 @@ export class Collection {
       await lock.release();
     }
   }
+}
+
+/** The report with its id lists in name order (documents land in the order they finish). */
+function sortedReport(report: CollectionSyncReport): CollectionSyncReport {
+  const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return { ...report, added: [...report.added].sort(byName), updated: [...report.updated].sort(byName), removed: [...report.removed].sort(byName), unchanged: [...report.unchanged].sort(byName), failed: [...report.failed].sort((a, b) => byName(a.doc_id, b.doc_id)) };
 }
