@@ -47,7 +47,12 @@ describe('doctree eval', () => {
     const report = JSON.parse(second.out);
     expect(report).toMatchObject({ answered: 12, resumed: 6, metrics: { n_questions: 6 } });
     expect(report.metrics.systems.map((m: { system: string }) => m.system)).toEqual(['doctree', 'rag', 'bm25-pages']);
-    expect(second.err).toBe('');
+    // The rerun says, per system, that it resumes the answers of the unchanged system (and nothing else on stderr).
+    expect(second.err.split('\n').filter((l) => l !== '')).toEqual([
+      expect.stringMatching(/^resuming 2 answers of doctree \(fingerprint [0-9a-f]{12}\)$/),
+      expect.stringMatching(/^resuming 2 answers of rag \(fingerprint [0-9a-f]{12}\)$/),
+      expect.stringMatching(/^resuming 2 answers of bm25-pages \(fingerprint [0-9a-f]{12}\)$/),
+    ]);
     const predictions = lines(join(dir, 'out', 'predictions.jsonl')).map((l) => JSON.parse(l) as { id: string; system: string });
     expect(predictions).toHaveLength(18);
     expect(new Set(predictions.map((p) => `${p.system}/${p.id}`)).size).toBe(18);
