@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
+import { createChatClient } from '@doctree/agents';
+import { DocTreeError, type ChatModelClient, type DocTreeConfigInput } from '@doctree/schema';
+import * as ws from '@doctree/workspace';
 import { escapeControlChars } from '@doctree/pipeline/command';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
@@ -16,9 +18,8 @@ const COMMON = {
 } as const;
 
 /** The chat client the configuration asks for (none offline or with `--llm none`). */
-async function chatFor(config: CliConfig): Promise<import('@doctree/schema').ChatModelClient | undefined> {
+function chatFor(config: CliConfig): ChatModelClient | undefined {
   if (config.config.llm.provider === 'none') return undefined;
-  const { createChatClient } = await import('@doctree/agents');
   return createChatClient(config.config);
 }
 
@@ -61,7 +62,6 @@ export async function workspaceCli(io: CliIo, argv: readonly string[]): Promise<
   if (llm !== undefined && llm !== 'none' && llm !== 'openai') throw new DocTreeError('USAGE', `--llm must be none or openai, not "${llm}"`);
   const overrides: DocTreeConfigInput = llm ? { llm: { provider: llm } } : {};
   const config = loadCliConfig(io, values.config as string | undefined, overrides);
-  const ws = await import('@doctree/workspace');
   const out = (value: unknown, text: string): void => io.stdout(json ? `${JSON.stringify(config.redact(value), null, 2)}\n` : text);
   const warn = (w: string): void => io.stderr(`doctree: warning: ${escapeControlChars(config.redact(w))}\n`);
 
@@ -74,7 +74,7 @@ export async function workspaceCli(io: CliIo, argv: readonly string[]): Promise<
   }
 
   const root = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
-  const chat = sub === 'query' || sub === 'audit' || sub === 'verify-citations' ? await chatFor(config) : undefined;
+  const chat = sub === 'query' || sub === 'audit' || sub === 'verify-citations' ? chatFor(config) : undefined;
   const workspace = await ws.EvidenceWorkspace.open(root, {
     ...(chat ? { chat } : {}),
     llm: config.config.llm,
