@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { createChatClient } from '@doctree/agents';
 import { DocTreeError, type ChatModelClient, type DocTreeConfigInput } from '@doctree/schema';
 import * as ws from '@doctree/workspace';
 import { escapeControlChars } from '@doctree/pipeline/command';
@@ -18,8 +17,10 @@ const COMMON = {
 } as const;
 
 /** The chat client the configuration asks for (none offline or with `--llm none`). */
-function chatFor(config: CliConfig): ChatModelClient | undefined {
+async function chatFor(config: CliConfig): Promise<ChatModelClient | undefined> {
   if (config.config.llm.provider === 'none') return undefined;
+  // Loaded only when an endpoint is configured (as `doctor` does).
+  const { createChatClient } = await import('@doctree/agents');
   return createChatClient(config.config);
 }
 
@@ -74,7 +75,7 @@ export async function workspaceCli(io: CliIo, argv: readonly string[]): Promise<
   }
 
   const root = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
-  const chat = sub === 'query' || sub === 'audit' || sub === 'verify-citations' ? chatFor(config) : undefined;
+  const chat = sub === 'query' || sub === 'audit' || sub === 'verify-citations' ? await chatFor(config) : undefined;
   const workspace = await ws.EvidenceWorkspace.open(root, {
     ...(chat ? { chat } : {}),
     llm: config.config.llm,
