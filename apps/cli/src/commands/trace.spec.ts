@@ -136,6 +136,7 @@ describe('doctree trace', () => {
     expect(await run(['trace', 'trace.json', '--html', 'viewer.html', '--doc', 'harbor.pdf'], io)).toBe(0);
     const html = readFileSync(join(dir, 'viewer.html'), 'utf8');
     expect(html).not.toContain('<script>window.__pwned');
+    expect(html).toContain('&lt;/style&gt;&lt;/script&gt;&lt;script&gt;window.__pwned'); // the hostile line is shown, as text
     const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
     const problems: string[] = [];
     const requests: string[] = [];
