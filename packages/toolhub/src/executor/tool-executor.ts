@@ -16,6 +16,13 @@ export interface ToolCallOptions {
   signal?: AbortSignal;
   /** Time limit of each call in ms, overriding the executor's; 0 disables it. */
   timeoutMs?: number;
+  /**
+   * A cooperative checkpoint (the agent's `pause`: yields to the event loop, throws `CANCELLED` once the question's
+   * signal aborts). With it, {@link ToolExecutor.callMany} lets the event loop run between the start of two
+   * concurrent lanes (each lane's synchronous scoring is then its own stretch) and calls it once the lanes are done;
+   * an error it throws rejects `callMany`.
+   */
+  pause?: () => Promise<void>;
 }
 
 /** Options of the {@link ToolExecutor} constructor. */
@@ -188,13 +195,28 @@ export class ToolExecutor<Context> {
     const sequential: number[] = [];
     requests.forEach((r, i) => (typeof r?.tool_id === 'string' && registry.has(r.tool_id) && registry.get(r.tool_id).kind === 'retrieval' ? concurrent : sequential).push(i));
     const events: Array<TraceEventInput | undefined> = new Array(requests.length);
-    await Promise.all(
-      concurrent.map(async (i) => {
-        const { result, event } = await this.#execute(requests[i]!, options);
-        results[i] = result;
-        events[i] = event;
-      }),
-    );
+    const pause = options.pause;
+    const running: Promise<void>[] = [];
+    for (const i of concurrent) {
+      running.push(
+        this.#execute(requests[i]!, options).then(({ result, event }) => {
+          results[i] = result;
+          events[i] = event;
+        }),
+      );
+      if (pause) {
+        // the lane just started runs its synchronous part before the next macrotask; the next lane starts after it
+        await Promise.race([running[running.length - 1], nextMacrotask()]);
+        try {
+          await pause();
+        } catch (error) {
+          await Promise.allSettled(running);
+          throw error;
+        }
+      }
+    }
+    await Promise.all(running);
+    await pause?.();
     // concurrent calls are traced in input order (each event keeps its own start time), so replays are stable
     for (const i of concurrent) if (events[i]) this.#record(events[i]!);
     for (const i of sequential) results[i] = await this.call(requests[i]!, options);
@@ -256,4 +278,9 @@ export class ToolExecutor<Context> {
     }
     return output;
   }
+}
+
+/** Resolves once the event loop reached its next check phase (after every pending microtask, timers and I/O may run). */
+function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,4 +1,4 @@
-import { PlanStageSchema, StrategyPlanSchema } from '@doctree/schema';
+import { DocTreeError, PlanStageSchema, StrategyPlanSchema } from '@doctree/schema';
 import type { DocIndex } from '@doctree/index';
 import { z } from 'zod';
 import { replayToolCalls } from '../trace/replay-tool-calls.js';
@@ -116,6 +116,90 @@ describe('ToolHub', () => {
     expect(pack.total_tokens).toBeLessThanOrEqual(120);
     const fuse = hub.trace.eventsOf('fuse')[0]!;
     expect(fuse.data).toMatchObject({ method: 'RRF', lanes: [{ tool_id: 'bm25_node.search' }, { tool_id: 'chart_index.search' }, { tool_id: 'dense.search', n_hits: 0 }] });
+  });
+
+  describe('with a cooperative pause', () => {
+    const stagePlan = StrategyPlanSchema.parse({
+      template: 'table_number',
+      stages: [{ stage: 'primary', methods: ['bm25_node.search', 'dense.search', 'table_index.search', 'page_locator.locate', 'probe.first', 'probe.second'], k_pages: 4, k_nodes: 20 }],
+      rerank: { fuse: 'RRF', features: [], diversify_by: 'section' },
+      pack: { ctx_tokens: 900, per_page_limit: 2, attach: [] },
+      final: { format: 'Float' },
+    });
+    const question = 'How much did Northwind spend on purchases of property, plant and equipment in 2022?';
+    const stageContext = { plan: stagePlan, rerank: { years: [2022], intent: 'table' as const }, needs: { years: [2022], units: ['$'], keywords: ['property, plant and equipment'] } };
+    /** Two retrieval lanes with a synchronous body that note how many event-loop turns had run when they started. */
+    const probes = (turns: () => number, seen: number[], onRun?: () => void) =>
+      ['probe.first', 'probe.second'].map((id) => ({
+        id,
+        description: `probe lane ${id}`,
+        kind: 'retrieval' as const,
+        args: z.object({ query: z.string(), k: z.number().optional() }),
+        run: async () => {
+          seen.push(turns());
+          onRun?.();
+          return { hits: [] };
+        },
+      }));
+    /** Counts event-loop turns (setImmediate callbacks) until stopped. */
+    const turnCounter = () => {
+      let turns = 0;
+      let timer = setImmediate(function tick() {
+        turns++;
+        timer = setImmediate(tick);
+      });
+      return { turns: () => turns, stop: () => clearImmediate(timer) };
+    };
+    /** A pause that always yields (like the agent's once its slice is used) and throws CANCELLED once `signal` aborts. */
+    const yieldingPause = (signal?: AbortSignal) => async () => {
+      if (signal?.aborted) throw new DocTreeError('CANCELLED', 'the question was cancelled');
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new DocTreeError('CANCELLED', 'the question was cancelled');
+    };
+
+    it('lets the event loop run between the lanes and the stage parts, and gives the same stage result as without it', async () => {
+      const counter = turnCounter();
+      try {
+        const seenPlain: number[] = [];
+        const plain = await ToolHub.create({ index, cards: probes(counter.turns, seenPlain) }).runStage(stagePlan.stages[0]!, question, stageContext);
+        const seenPaused: number[] = [];
+        let pauses = 0;
+        const pause = yieldingPause();
+        const paused = await ToolHub.create({ index, cards: probes(counter.turns, seenPaused) }).runStage(stagePlan.stages[0]!, question, {
+          ...stageContext,
+          pause: () => {
+            pauses++;
+            return pause();
+          },
+        });
+        // without a pause the concurrent lanes start in the same turn; with it a turn passes between two lane starts
+        expect(seenPlain[0]).toBe(seenPlain[1]);
+        expect(seenPaused[1]!).toBeGreaterThan(seenPaused[0]!);
+        expect(pauses).toBeGreaterThanOrEqual(6 + 3);
+        const summary = (r: typeof plain) => ({ results: r.results.map((x) => [x.tool_id, x.status, x.hits.map((h) => h.node_id)]), ranked: r.ranked.map((h) => h.node_id), pack: r.pack.items.map((i) => i.node_id), coverage: r.coverage });
+        expect(summary(paused)).toEqual(summary(plain));
+        expect(paused.pack.items[0]).toMatchObject({ node_id: 'tab_1', page: 4 });
+      } finally {
+        counter.stop();
+      }
+    });
+
+    it('a callback queued before the stage runs before the stage finishes', async () => {
+      const order: string[] = [];
+      const hub = ToolHub.create({ index });
+      const running = hub.runStage(stagePlan.stages[0]!, question, { ...stageContext, pause: yieldingPause() }).then(() => order.push('stage'));
+      setImmediate(() => order.push('callback'));
+      await running;
+      expect(order).toEqual(['callback', 'stage']);
+    });
+
+    it('rejects with CANCELLED when the signal aborts during the stage, without fusing or packing', async () => {
+      const controller = new AbortController();
+      const hub = ToolHub.create({ index, cards: probes(() => 0, [], () => controller.abort()) });
+      await expect(hub.runStage(stagePlan.stages[0]!, question, { ...stageContext, signal: controller.signal, pause: yieldingPause(controller.signal) })).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(hub.trace.events.map((e) => e.type)).not.toContain('pack');
+      expect(hub.trace.events.map((e) => e.type)).not.toContain('fuse');
+    });
   });
 
   it('cuts ranked hits to k pages and k nodes', () => {

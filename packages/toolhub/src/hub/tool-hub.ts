@@ -86,6 +86,12 @@ export interface StageContext {
   signal?: AbortSignal;
   /** Time limit per lane call, ms. */
   timeoutMs?: number;
+  /**
+   * A cooperative checkpoint awaited between the stage's parts (each lane, fusion and rerank, expansion, packing): it
+   * yields to the event loop so no part of a stage blocks it with the others, and rejects the stage when it throws
+   * (the agent's pause throws `CANCELLED` once the question's signal aborts). Absent: the stage runs in one go.
+   */
+  pause?: () => Promise<void>;
 }
 
 /** Result of {@link ToolHub.runStage}. */
@@ -108,6 +114,9 @@ export interface StageResult {
 
 /** Default coverage gate (StrategyPlan's). */
 const DEFAULT_COVERAGE_GATE = 0.5;
+
+/** The checkpoint of a stage run without a pause. */
+const noPause = (): Promise<void> => Promise.resolve();
 
 /** Lanes that take page hints as the pages to look at. */
 const PAGE_LANES = new Set(['page_locator.locate', 'figure_finder.find_regions']);
@@ -243,15 +252,23 @@ export class ToolHub {
       calls.push({ tool_id: method, args: { ...args, ...context.laneArgs?.[method] } });
     }
     if (skipped.length > 0) this.trace.record({ type: 'warning', message: `stage ${stage.stage}: ${skipped.join(', ')} are not retrieval lanes; skipped` });
-    const callOptions: ToolCallOptions = { ...(context.signal ? { signal: context.signal } : {}), ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}) };
+    const pause = context.pause ?? noPause;
+    const callOptions: ToolCallOptions = {
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}),
+      ...(context.pause ? { pause: context.pause } : {}),
+    };
+    await pause();
     const results = await this.executor.callMany(calls, callOptions);
     const fused = this.fuse(results, { ...signals, query }, {
       ...(plan.rerank?.fuse ? { method: plan.rerank.fuse } : {}),
       ...(plan.rerank?.features ? { features: plan.rerank.features } : {}),
       diversifyBy: plan.rerank?.diversify_by ?? null,
     });
+    await pause();
     const ranked = cutToPages(fused, stage.k_pages, stage.k_nodes);
     const candidates = this.expand(ranked, context.expand);
+    await pause();
     const pack = this.pack(candidates, {
       ...(plan.pack?.ctx_tokens !== undefined ? { budgetTokens: plan.pack.ctx_tokens } : {}),
       ...(plan.pack?.mmr_lambda !== undefined ? { lambda: plan.pack.mmr_lambda } : {}),
@@ -260,6 +277,7 @@ export class ToolHub {
       ...context.pack,
       ...(context.needs ? { needs: context.needs } : {}),
     });
+    await pause();
     const gate = plan.coverage_gate ?? DEFAULT_COVERAGE_GATE;
     return { stage: stage.stage, results, ranked, candidates, pack, coverage: pack.coverage, passed: pack.coverage >= gate, skipped };
   }
