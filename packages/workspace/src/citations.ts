@@ -232,7 +232,7 @@ export async function auditDraft(ctx: WorkspaceContext, draftPath: string): Prom
     }
     for (const e of run?.evidence ?? []) {
       if (sentence.cites.includes(e.doc_uid)) continue;
-      const score = supportScore(supportFeatures(sentence.text, e.snippet));
+      const score = Math.max(supportScore(supportFeatures(sentence.text, e.exact_quote)), supportScore(supportFeatures(sentence.text, e.snippet)));
       if (score >= threshold) linked.push({ doc_uid: e.doc_uid, page: e.page, score: Number(score.toFixed(4)), via: 'evidence_pack' });
     }
     const bestScore = Math.max(0, ...linked.map((l) => l.score));

@@ -107,6 +107,28 @@ describe('3. outputs list the sources used', () => {
   });
 });
 
+describe('audit', () => {
+  it('types strong claims, links pack evidence at or above T and marks the rest EVIDENCE_NEEDED with a suggested query', async () => {
+    await ws.query('Why did membership fees rise?');
+    const draft = join(root, 'audit-draft.md');
+    await writeFile(
+      draft,
+      'Membership fees rose to 240 euros per household because the cold store needed a new compressor. The lighthouse should be painted red every spring. The cooperative runs a market hall.\n',
+    );
+    const { claims, output } = await ws.audit(draft);
+    expect(claims.map((c) => [c.claim_id, c.status])).toEqual([
+      ['C001', 'SUPPORTED'],
+      ['C002', 'EVIDENCE_NEEDED'],
+    ]);
+    expect(claims[0]!.types).toEqual(expect.arrayContaining(['causal', 'quantitative']));
+    expect(claims[0]!.linked_evidence[0]).toMatchObject({ doc_uid: 'harbor-light-review-2022', page: 1, via: 'evidence_pack' });
+    expect(claims[1]!.types).toContain('recommendation');
+    expect(claims[1]!.suggested_queries[0]).toBe('lighthouse painted red every spring');
+    expect(output).toMatch(/outputs\/audits\/audit-draft_claims_v001\.md$/);
+    expect(await readText(output)).toContain('| C002 | The lighthouse should be painted red every spring. | generalising, recommendation | – | **EVIDENCE_NEEDED** |');
+  });
+});
+
 describe('4. verify-citations', () => {
   it('has k = 10 and T = 0.55 by default and says OK, WEAK or MISSING with a suggested query', async () => {
     expect(ws.context.config.verify_citations).toEqual({ k: 10, threshold: 0.55 });
