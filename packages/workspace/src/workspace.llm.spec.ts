@@ -119,3 +119,19 @@ describe('init', () => {
     expect(project).toMatchObject({ format: 'doctree.workspace-project', tool_version: '0.1.0', config_hash: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 });
+
+describe('counterevidence', () => {
+  it('soft lists passages that share a claim\'s terms but not its figures; strict marks the claim CONTESTED', async () => {
+    const draft = join(root, 'counter.md');
+    await writeFile(draft, 'In the 2022 season the cold store handled 25,100 tonnes of catch.\n');
+    const configPath = join(root, 'workspace.config.json');
+    const config = JSON.parse(await readFile(configPath, 'utf8'));
+    for (const mode of ['soft', 'strict'] as const) {
+      await writeFile(configPath, JSON.stringify({ ...config, counterevidence_mode: mode }));
+      const ws = await EvidenceWorkspace.open(root, { embedder });
+      const { claims } = await ws.audit(draft);
+      expect(claims[0]!.counterevidence[0]).toMatchObject({ doc_uid: 'harbor-light-review-2022', page: 1 });
+      expect(claims[0]!.status).toBe(mode === 'strict' ? 'CONTESTED' : 'EVIDENCE_NEEDED');
+    }
+  });
+});
