@@ -80,6 +80,38 @@ describe('cancelling an ask', () => {
     expect(reader.calls).toBeGreaterThan(0);
   }, SLOW);
 
+  it('an abort while the lanes of a stage run rejects with CANCELLED before the retrieval is reported', async () => {
+    const controller = new AbortController();
+    const probe = new DocTreeAgent({ index: fixture!.index });
+    const events: AgentEvent['type'][] = [];
+    const bm25 = (await import('@doctree/toolhub')).DEFAULT_TOOL_CARDS.find((c) => c.id === 'bm25_node.search')!;
+    const agent = new DocTreeAgent({
+      index: fixture!.index,
+      hub: { replace: [{ ...bm25, run: (args, context, signal) => (controller.abort(), bm25.run(args, context, signal)) }] },
+    });
+    await expect(agent.ask('What is the operating margin of the Dairy segment?', { signal: controller.signal, onEvent: (e) => events.push(e.type) })).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(events).toEqual(['route', 'plan']);
+    // the same question without an abort is answered (the probe agent uses the built-in lane)
+    expect((await probe.ask('What is the operating margin of the Dairy segment?')).answer.answer).toBe(9.8);
+  }, SLOW);
+
+  it('the extractive reader lets the event loop run between its candidate generators, answers as before, and stops on CANCELLED', async () => {
+    const observations = (await new DocTreeAgent({ index: fixture!.index }).ask('What is the operating margin of the Dairy segment?')).observations;
+    const question = 'What is the operating margin of the Dairy segment?';
+    const plain = await new ExtractiveReader().read({ question, observations });
+    const order: string[] = [];
+    setImmediate(() => order.push('other request'));
+    const sliced = await new ExtractiveReader({ sliceMs: 0 }).read({ question, observations });
+    order.push('read');
+    expect(order).toEqual(['other request', 'read']);
+    expect(sliced).toEqual(plain);
+    expect(plain.answer).toBe(9.8);
+
+    const controller = new AbortController();
+    setImmediate(() => controller.abort());
+    await expect(new ExtractiveReader({ sliceMs: 0 }).read({ question, observations, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+  }, SLOW);
+
   it('the per-document warm-up stops on CANCELLED and is completed by the next question', async () => {
     const local = await buildFixtureIndex(annualReportTree());
     try {

@@ -251,7 +251,8 @@ export class DocTreeAgent {
   readonly #vision: VisionOptions | undefined;
   readonly #secrets: string[];
   readonly #pageRanker: PageRanker;
-  readonly #domain: DomainPackChoice;
+  /** Chosen on first use (the first ask, or {@link domainPack}): detection scans the whole tree. */
+  #domain: DomainPackChoice | undefined;
   readonly #calibrator: AnswerCalibrator | undefined;
   /** The document's text lower-cased once (names the questions mention are looked up in it). */
   #documentWords: DocumentWords | undefined;
@@ -290,7 +291,7 @@ export class DocTreeAgent {
     this.#observer = new Observer(o.observer ?? {});
     this.#pageRanker = o.pageRanker ?? new PageRanker();
     this.#policies = { ...DEFAULT_AGENT_POLICIES, ...definedOnly(o.policies ?? {}) };
-    this.#domain = o.domainPack ? { pack: o.domainPack, chosenBy: 'config', hits: [] } : detectDomainPack(o.index.tree);
+    if (o.domainPack) this.#domain = { pack: o.domainPack, chosenBy: 'config', hits: [] };
     // The shipped calibration was fitted on the offline reader's answers; with a chat model only its document-lacks
     // policy applies (and the probabilities are traced for fitting one on that model's runs) until such a model is given.
     this.#calibrator = o.calibrator === false ? undefined : (o.calibrator ?? AnswerCalibrator.forReader(this.chat ? 'llm' : 'extractive'));
@@ -298,6 +299,7 @@ export class DocTreeAgent {
 
   /** The domain pack of this document and how it was chosen (`config`: given; `document`: detected; `default`: generic). */
   get domainPack(): DomainPackChoice {
+    this.#domain ??= detectDomainPack(this.index.tree);
     return this.#domain;
   }
 
@@ -344,16 +346,20 @@ export class DocTreeAgent {
 
     // 1) Router
     checkCancelled();
+    // The document's domain pack is detected on the first ask (its own stretch), not in the constructor.
+    const domain = this.domainPack;
+    await pause();
     // The question is analysed once, with the document's domain pack; the analysis travels with the decision.
-    const analysis = analyzeQuestion(question, { pack: this.#domain.pack, pageCount: this.index.tree.doc.page_count });
+    const analysis = analyzeQuestion(question, { pack: domain.pack, pageCount: this.index.tree.doc.page_count });
+    await pause();
     const decision = this.router
-      ? await this.router.route(question, { pageCount: this.index.tree.doc.page_count, pack: this.#domain.pack, analysis, ...(signal ? { signal } : {}) })
+      ? await this.router.route(question, { pageCount: this.index.tree.doc.page_count, pack: domain.pack, analysis, ...(signal ? { signal } : {}) })
       : attachAnalysis(blankDecision(), analysis);
     session.setDecision(decision);
     trace.record({
       type: 'route',
-      message: `${decision.query_type} (${decision.source}; domain pack ${this.#domain.pack.name}, ${this.#domain.chosenBy})`,
-      data: { router: this.router?.name ?? 'none', query_type: decision.query_type, candidates: decision.candidates, signals: decision.signals, risk: decision.risk, confidence: decision.confidence, domain_pack: { name: this.#domain.pack.name, chosen_by: this.#domain.chosenBy }, analysis },
+      message: `${decision.query_type} (${decision.source}; domain pack ${domain.pack.name}, ${domain.chosenBy})`,
+      data: { router: this.router?.name ?? 'none', query_type: decision.query_type, candidates: decision.candidates, signals: decision.signals, risk: decision.risk, confidence: decision.confidence, domain_pack: { name: domain.pack.name, chosen_by: domain.chosenBy }, analysis },
     });
     emit('route', 0, `${decision.query_type} via ${this.router?.name ?? 'no router'}`);
     this.#failOnLlmError(trace);
@@ -371,7 +377,7 @@ export class DocTreeAgent {
     const cardSession = this.#cardSession(question, decision, trace, session, signal);
     const hub = ToolHub.create({
       index: this.index,
-      domain: this.#domain.pack,
+      domain: domain.pack,
       ...(this.chat ? { chat: this.chat } : {}),
       trace,
       cards: [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...this.#lanes.cards, ...(o.hub?.cards ?? [])],
@@ -666,7 +672,7 @@ export class DocTreeAgent {
     const lacks = documentLacks(question, (this.#documentWords ??= new DocumentWords(this.index.tree.text)), {
       pages: hinted,
       pageCount: this.index.tree.doc.page_count,
-      notNames: [...this.#domain.pack.abbreviations.keys()],
+      notNames: [...this.domainPack.pack.abbreviations.keys()],
     });
     const absence = { ...pageViewFor(this.index).absence(question, hinted), lacks };
     const calibration = calibrator.calibrate({

@@ -34,8 +34,9 @@ export interface RunPlanStagesOptions {
   maxWithinPages?: number;
   signal?: AbortSignal;
   /**
-   * Called between stages and after each stage's search (the agent's cooperative pause: yields to the event loop and
-   * throws `CANCELLED` once the signal aborts). Default none.
+   * Called between stages, between the parts of each stage's search (each lane, fusion, expansion, packing: the
+   * `pause` of `ToolHub.runStage`) and after it (the agent's cooperative pause: yields to the event loop and throws
+   * `CANCELLED` once the signal aborts). Default none.
    */
   pause?: () => Promise<void>;
 }
@@ -171,7 +172,7 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
       data: { stage: stage.stage, status: reused ? 'reused' : 'ran', methods, ...(stage.view ? { view: stage.view } : {}), ...(pages ? { pages } : {}), ...(stage.query_terms ? { query_terms: stage.query_terms } : {}) },
     });
     if (!result) {
-      result = await hub.runStage(effective, query, { plan: stagePlan, rerank, needs, laneArgs, ...(expand ? { expand } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+      result = await hub.runStage(effective, query, { plan: stagePlan, rerank, needs, laneArgs, ...(expand ? { expand } : {}), ...(o.signal ? { signal: o.signal } : {}), ...(o.pause ? { pause: o.pause } : {}) });
       o.memory?.rememberStage(key, result);
       await o.pause?.();
     }

@@ -1,5 +1,6 @@
 import type { ReadRequest, ReadResult } from '@doctree/schema';
 import { BaseReader, NOT_ANSWERABLE, type BaseReaderOptions } from './base-reader.js';
+import { COOPERATIVE_SLICE_MS, createPause, type CooperativePause } from '../agent/cooperative.js';
 import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate } from './evidence-model.js';
 import { profileQuestion, type QuestionProfile } from './question-profile.js';
@@ -15,6 +16,12 @@ export interface ExtractiveReaderOptions extends BaseReaderOptions {
   minConfidence?: number;
   /** Reporting concepts and their line-item wordings. Default {@link DEFAULT_CONCEPTS}. */
   concepts?: readonly Concept[];
+  /**
+   * Work (ms) between two yields to the event loop while reading: the candidate generators run one by one, with a
+   * cooperative pause (which also stops the reading with `CANCELLED` once the request's signal aborts) between them.
+   * Default {@link COOPERATIVE_SLICE_MS}; 0 yields between every two generators.
+   */
+  sliceMs?: number;
 }
 
 /** Defaults of {@link ExtractiveReaderOptions}. */
@@ -67,8 +74,10 @@ export class ExtractiveReader extends BaseReader {
     const profile = profileQuestion(request.question, request.decision, this.options.concepts);
     const notes = [`question kind ${profile.kind}, expected ${profile.format}${profile.years.length ? `, years ${profile.years.join('/')}` : ''}${profile.scale ? `, in ${profile.scale}s` : ''}`];
     if (request.observations.length === 0) return this.none(notes, 'no evidence was observed');
+    // Each candidate generator runs as its own stretch (the event loop runs between them); an abort stops the reading.
+    const pause = createPause({ sliceMs: this.options.sliceMs ?? COOPERATIVE_SLICE_MS, ...(request.signal ? { signal: request.signal } : {}) });
     const evidence = new EvidenceSet(request.observations, profile);
-    const candidates = this.candidates(profile, evidence, request.computed ?? []).filter((c) => c.support.length > 0);
+    const candidates = (await this.candidates(profile, evidence, request.computed ?? [], pause)).filter((c) => c.support.length > 0);
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     if (!best) return this.none(notes, 'no candidate answer in the evidence');
@@ -91,35 +100,40 @@ export class ExtractiveReader extends BaseReader {
     };
   }
 
-  private candidates(profile: QuestionProfile, evidence: EvidenceSet, computed: NonNullable<ReadRequest['computed']>): Candidate[] {
+  private async candidates(profile: QuestionProfile, evidence: EvidenceSet, computed: NonNullable<ReadRequest['computed']>, pause: CooperativePause): Promise<Candidate[]> {
+    /** Runs one generator after a cooperative pause (generators run in the order written, as before). */
+    const gen = async (generate: () => Candidate[]): Promise<Candidate[]> => {
+      await pause();
+      return generate();
+    };
     // A list of values, one per item the question enumerates ("for the first and second quarters respectively").
     if (profile.format === 'List' || profile.kind === 'list' || ASKS_LIST.test(profile.question)) {
-      const each = this.partwiseCandidates(profile, evidence);
-      if (each.length > 0) return profile.kind === 'list' ? [...each, ...listCandidates(evidence)] : each;
+      const each = await this.partwiseCandidates(profile, evidence, pause);
+      if (each.length > 0) return profile.kind === 'list' ? [...each, ...(await gen(() => listCandidates(evidence)))] : each;
     }
     switch (profile.kind) {
       case 'count': {
-        const occurrences = occurrenceCountCandidates(evidence);
+        const occurrences = await gen(() => occurrenceCountCandidates(evidence));
         if (occurrences.length > 0) return occurrences;
         const read = [
-          ...countObservedCandidates(evidence),
-          ...textNumberCandidates(evidence, { integersOnly: true }),
-          ...tableNumberCandidates(evidence).filter((c) => typeof c.answer === 'number' && Number.isInteger(c.answer)),
+          ...(await gen(() => countObservedCandidates(evidence))),
+          ...(await gen(() => textNumberCandidates(evidence, { integersOnly: true }))),
+          ...(await gen(() => tableNumberCandidates(evidence))).filter((c) => typeof c.answer === 'number' && Number.isInteger(c.answer)),
         ];
         // A number written with what is counted ("9 steps") answers as written; counting list items is the fallback.
         const stated = read.some((c) => c.stated);
-        return [...read, ...itemCountCandidates(evidence).map((c) => (stated ? { ...c, score: c.score - STATED_COUNT_MARGIN } : c))];
+        return [...read, ...(await gen(() => itemCountCandidates(evidence))).map((c) => (stated ? { ...c, score: c.score - STATED_COUNT_MARGIN } : c))];
       }
       case 'number': {
-        const planned = computedValueCandidates(evidence, computed);
+        const planned = await gen(() => computedValueCandidates(evidence, computed));
         const all = [
           ...planned,
-          ...tableTwoItemCandidates(evidence),
-          ...tableComputeCandidates(evidence),
-          ...textComputeCandidates(evidence),
-          ...tableExtremeCandidates(evidence),
-          ...tableNumberCandidates(evidence),
-          ...textNumberCandidates(evidence),
+          ...(await gen(() => tableTwoItemCandidates(evidence))),
+          ...(await gen(() => tableComputeCandidates(evidence))),
+          ...(await gen(() => textComputeCandidates(evidence))),
+          ...(await gen(() => tableExtremeCandidates(evidence))),
+          ...(await gen(() => tableNumberCandidates(evidence))),
+          ...(await gen(() => textNumberCandidates(evidence))),
         ];
         // A computation the question asks for outranks reading one of its operands; a rate stated as written still
         // answers a growth-rate question.
@@ -132,19 +146,19 @@ export class ExtractiveReader extends BaseReader {
         return own.map((c) => (kept(c) || (statedRateCounts && c.statedPercent) ? c : { ...c, score: c.score - LOOKUP_PENALTY }));
       }
       case 'year':
-        return [...yearCandidates(evidence), ...tableExtremeCandidates(evidence)];
+        return [...(await gen(() => yearCandidates(evidence))), ...(await gen(() => tableExtremeCandidates(evidence)))];
       case 'date':
-        return dateCandidates(evidence);
+        return gen(() => dateCandidates(evidence));
       case 'yes_no':
-        return yesNoCandidates(evidence);
+        return gen(() => yesNoCandidates(evidence));
       case 'list':
-        return listCandidates(evidence);
+        return gen(() => listCandidates(evidence));
       case 'entity':
       case 'text': {
         // "What are two examples of …": a question that names how many things it wants asks for a list.
         const wanted = profile.formatFromDecision ? undefined : expectedItemCount(profile.question);
-        const lists = wanted !== undefined ? listCandidates(evidence).filter((c) => Array.isArray(c.answer) && c.answer.length === wanted) : [];
-        return lists.length > 0 ? lists : [...tableExtremeCandidates(evidence), ...entityCandidates(evidence)];
+        const lists = wanted !== undefined ? (await gen(() => listCandidates(evidence))).filter((c) => Array.isArray(c.answer) && c.answer.length === wanted) : [];
+        return lists.length > 0 ? lists : [...(await gen(() => tableExtremeCandidates(evidence))), ...(await gen(() => entityCandidates(evidence)))];
       }
     }
   }
@@ -154,7 +168,7 @@ export class ExtractiveReader extends BaseReader {
    * replaced by that item), as a number or count question; a list of the best answers, as strings, scored by the
    * weakest of them. None unless every item finds a value.
    */
-  private partwiseCandidates(profile: QuestionProfile, evidence: EvidenceSet): Candidate[] {
+  private async partwiseCandidates(profile: QuestionProfile, evidence: EvidenceSet, pause: CooperativePause): Promise<Candidate[]> {
     const found = questionParts(profile.question);
     if (!found) return [];
     const observations = evidence.entries.map((e) => e.observation);
@@ -163,7 +177,8 @@ export class ExtractiveReader extends BaseReader {
       const question = `${profile.question.slice(0, found.start)}${part}${profile.question.slice(found.end)}`.replace(/,?\s*\brespectively\b/gi, '');
       const sub = profileQuestion(question, undefined, this.options.concepts);
       if (sub.kind !== 'number' && sub.kind !== 'count') return [];
-      const best = this.candidates(sub, new EvidenceSet(observations, sub), [])
+      await pause();
+      const best = (await this.candidates(sub, new EvidenceSet(observations, sub), [], pause))
         .filter((c) => c.support.length > 0 && typeof c.answer === 'number')
         .sort((a, b) => b.score - a.score)[0];
       if (!best) return [];

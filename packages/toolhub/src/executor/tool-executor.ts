@@ -280,7 +280,10 @@ export class ToolExecutor<Context> {
   }
 }
 
-/** Resolves once the event loop reached its next check phase (after every pending microtask, timers and I/O may run). */
+/**
+ * Resolves in the event loop's next check phase: after every pending microtask (the synchronous part of a lane just
+ * started), with timers and I/O of other requests given their turn.
+ */
 function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
