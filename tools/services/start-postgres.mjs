@@ -72,8 +72,8 @@ function ensureTemplate(bin, exec, scratch) {
 }
 
 /**
- * Starts a throwaway cluster. Resolves `{ url, port, dir, pgvector, stop }`; `stop()` stops the server and removes
- * the directory (idempotent).
+ * Starts a throwaway cluster. Resolves `{ url, port, dir, pgvector, stop, restart }`; `stop()` stops the server and
+ * removes the directory (idempotent); `restart()` crash-stops and restarts it (fault tests).
  */
 export async function startPostgres(options = {}) {
   const availability = postgresAvailability();
@@ -102,7 +102,12 @@ export async function startPostgres(options = {}) {
       try {
         exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
         started = true;
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, pgvector: availability.pgvector, stop };
+        /** Crash-stops the server (`-m immediate`, as a kill would) and starts it again on the same port and data. */
+        const restart = async () => {
+          exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+          exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+        };
+        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, pgvector: availability.pgvector, stop, restart };
       } catch (error) {
         if (attempt >= 2 || options.port !== undefined) throw error;
       }

@@ -3,7 +3,7 @@ import { DocTreeError } from '@doctree/schema';
 import { assertOutputTarget, reportCommandFailure } from '@doctree/pipeline/command';
 import { parseCommandArgs } from './cli-args.js';
 import { loadCliConfig, processIo, type CliIo } from './cli-context.js';
-import { ASK_USAGE, COLLECTION_ASK_USAGE, COLLECTION_USAGE, COMMAND_USAGE, DOCTOR_USAGE, EVAL_USAGE, INDEX_USAGE, INGEST_USAGE, TRACE_USAGE, WORKSPACE_USAGE } from './usage.js';
+import { ASK_USAGE, COLLECTION_ASK_USAGE, COLLECTION_USAGE, COMMAND_USAGE, DOCTOR_USAGE, EVAL_USAGE, INDEX_USAGE, INGEST_USAGE, TRACE_USAGE, WORKER_USAGE, WORKSPACE_USAGE } from './usage.js';
 
 // Each command's module (and the packages it needs) is loaded when that command runs: `doctree ingest` does not load
 // the agents, the index or the eval harness.
@@ -11,7 +11,7 @@ import { ASK_USAGE, COLLECTION_ASK_USAGE, COLLECTION_USAGE, COMMAND_USAGE, DOCTO
 const HELP = `doctree - explainable question answering over long PDFs
 
 Usage:
-${INGEST_USAGE}${INDEX_USAGE}${ASK_USAGE}${COLLECTION_ASK_USAGE}${COLLECTION_USAGE}${TRACE_USAGE}${EVAL_USAGE}${WORKSPACE_USAGE}${DOCTOR_USAGE}
+${INGEST_USAGE}${INDEX_USAGE}${ASK_USAGE}${COLLECTION_ASK_USAGE}${COLLECTION_USAGE}${TRACE_USAGE}${EVAL_USAGE}${WORKSPACE_USAGE}${WORKER_USAGE}${DOCTOR_USAGE}
 Global options:
   --config FILE   configuration file (default: ./doctree.config.json when present)
   --json          machine-readable output
@@ -163,6 +163,10 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       case 'workspace': {
         const { workspaceCli } = await import('./commands/workspace.js');
         return await workspaceCli(io, rest);
+      }
+      case 'worker': {
+        const { workerCli } = await import('./commands/worker.js');
+        return await workerCli(io, rest);
       }
       case 'trace': {
         const { traceCli } = await import('./commands/trace.js');

@@ -87,6 +87,13 @@ export const WORKSPACE_USAGE = `  doctree workspace init [DIR] | sources | meta 
 export const DOCTOR_USAGE = `  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
 `;
 
+/** Usage lines of `doctree worker` (part of the CLI help). */
+export const WORKER_USAGE = `  doctree worker --queue redis://…|postgres://… --store postgres://… [--collection NAME] [--concurrency N] [--json]
+                 Take document jobs from the queue (BullMQ), build each as collection sync does and commit it
+                 to the PostgreSQL collection store in one transaction; runs until Ctrl-C (DOCTREE_QUEUE,
+                 DOCTREE_STORE give the URLs; passwords are never printed; docs/scale-out.md)
+`;
+
 /** Each command's usage, for `doctree <command> --help`. */
 export const COMMAND_USAGE: ReadonlyMap<string, string> = new Map([
   ['ingest', INGEST_USAGE],
@@ -97,4 +104,5 @@ export const COMMAND_USAGE: ReadonlyMap<string, string> = new Map([
   ['doctor', DOCTOR_USAGE],
   ['workspace', WORKSPACE_USAGE],
   ['collection', COLLECTION_USAGE],
+  ['worker', WORKER_USAGE],
 ]);
