@@ -400,6 +400,7 @@ describe('installing the tarballs into a scratch project outside the workspace',
 
   describe('examples/*.ts: compiled in a strict project against the tarballs and run offline', () => {
     beforeAll(async () => {
+      if (!scratch) throw new Error('The scratch project was not installed; see the errors above');
       // The repository's layout in the scratch project: examples/ (experiments included) and data/samples/, so the
       // examples' relative paths hold; compiled to examples-dist/ beside examples/.
       cpSync(join(root, 'examples'), join(scratch, 'examples'), { recursive: true });
