@@ -1,5 +1,6 @@
 import { DocTreeError } from '@doctree/schema';
 import type { ReadRequest, ReadResult } from '@doctree/schema';
+import { DEFAULT_TOOL_CARDS } from '@doctree/toolhub';
 import { annualReportTree, buildFixtureIndex, type FixtureIndex } from '@doctree/toolhub/testing';
 import { ExtractiveReader } from '../reader/extractive-reader.js';
 import { createPause } from './cooperative.js';
@@ -84,7 +85,7 @@ describe('cancelling an ask', () => {
     const controller = new AbortController();
     const probe = new DocTreeAgent({ index: fixture!.index });
     const events: AgentEvent['type'][] = [];
-    const bm25 = (await import('@doctree/toolhub')).DEFAULT_TOOL_CARDS.find((c) => c.id === 'bm25_node.search')!;
+    const bm25 = DEFAULT_TOOL_CARDS.find((c) => c.id === 'bm25_node.search')!;
     const agent = new DocTreeAgent({
       index: fixture!.index,
       hub: { replace: [{ ...bm25, run: (args, context, signal) => (controller.abort(), bm25.run(args, context, signal)) }] },

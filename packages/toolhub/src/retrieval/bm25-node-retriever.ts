@@ -3,6 +3,7 @@ import { BaseRetriever } from '@doctree/index';
 import type { BaseRetrieverOptions, DocIndex } from '@doctree/index';
 import { navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
 import { nodeHit, shorten } from '../hits/node-hit.js';
+import { createLaneCheckpoint } from './lane-checkpoint.js';
 
 /** Which sparse indexes a BM25 search reads: `coarse` (sections, figures, tables) and/or `leaf` (paragraphs…). */
 export type SparseSource = 'coarse' | 'leaf';
@@ -57,8 +58,16 @@ export class Bm25NodeRetriever extends BaseRetriever {
         .search(request.query, { k, ...(filter ? { filter } : {}), ...(this.#options.boosts ? { boosts: this.#options.boosts } : {}) })
         .map((h) => ({ ...h, source }));
     };
+    // each source is searched as its own stretch (the event loop runs between them; an abort stops the lane)
+    const checkpoint = createLaneCheckpoint(request.signal);
+    const found: Array<SparseHit & { source: SparseSource }> = [];
+    for (const source of ['coarse', 'leaf'] as const) {
+      await checkpoint();
+      found.push(...search(source));
+    }
+    await checkpoint();
     const best = new Map<string, SparseHit & { source: SparseSource }>();
-    for (const hit of [...search('coarse'), ...search('leaf')]) {
+    for (const hit of found) {
       const nodeId = hit.id.split('#')[0]!;
       const previous = best.get(nodeId);
       if (!previous || hit.score > previous.score) best.set(nodeId, hit);

@@ -3,6 +3,7 @@ import type { Hit, RetrieveRequest, SectionVariant } from '@doctree/schema';
 import { BaseRetriever, VECTOR_VIEWS } from '@doctree/index';
 import type { BaseRetrieverOptions, DocIndex, VectorView } from '@doctree/index';
 import { navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
+import { createLaneCheckpoint } from './lane-checkpoint.js';
 import { nodeHit, shorten } from '../hits/node-hit.js';
 
 /** Options of the {@link DenseRetriever} constructor. */
@@ -84,7 +85,10 @@ export class DenseRetriever extends BaseRetriever {
     const variants = this.#options.variants && this.#options.variants.length > 0 ? new Set(this.#options.variants) : undefined;
     const k = request.k * this.#options.overfetch + 10;
     const best = new Map<string, { score: number; view: VectorView; id: string; info: RecordInfo }>();
+    // each view is searched as its own stretch (the event loop runs between them; an abort stops the lane)
+    const checkpoint = createLaneCheckpoint(request.signal);
     for (const view of this.#options.views) {
+      await checkpoint();
       const index = this.index.vectors[view];
       if (index.info.size === 0) continue;
       const keep = (id: string): boolean => {
@@ -103,6 +107,7 @@ export class DenseRetriever extends BaseRetriever {
         if (!previous || hit.score > previous.score) best.set(info.nodeId, { score: hit.score, view, id: hit.id, info });
       }
     }
+    await checkpoint();
     const hits: Hit[] = [];
     const ranked = [...best].sort((a, b) => b[1].score - a[1].score).slice(0, request.k);
     for (const [nodeId, match] of ranked) {
