@@ -1,5 +1,6 @@
 import { platform, arch } from 'node:os';
 import { detectVectorBackend, locateBundledWordTable, locateWinkEmbeddings, WINK_EMBEDDINGS_HINT, WINK_EMBEDDINGS_PACKAGE } from '@doctree/index';
+import { DEFAULT_ANSWER_CALIBRATION_MODEL } from '@doctree/agents';
 import { checkOcr, checkPdfEngine } from '@doctree/ingest';
 import { answerCalibratorFromConfig, domainPackFromConfig, pageRankerFromConfig } from '@doctree/pipeline';
 import { DEFAULT_PAGE_RANKER_MODEL } from '@doctree/toolhub';
@@ -87,8 +88,6 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
   if (backend.requested === 'faiss' && backend.active !== 'faiss') problems.push(`faiss was requested but is not available: ${backend.reason}`);
   const { loaded: _loaded, ...pageRanker } = await modelStatus(config.config.agent.page_ranker, () => pageRankerFromConfig(config.config), (r) => (r?.model ?? DEFAULT_PAGE_RANKER_MODEL).fitted);
-  // Loaded here, like the other commands load @doctree/agents, so `doctree --help` stays light.
-  const { DEFAULT_ANSWER_CALIBRATION_MODEL } = await import('@doctree/agents');
   const reader = config.config.llm.provider === 'none' ? 'extractive' : 'llm';
   const { loaded: calibrator, ...calibrationStatus } = await modelStatus(config.config.agent.answer_calibration, () => answerCalibratorFromConfig(config.config, reader), (c) => (c?.model ?? DEFAULT_ANSWER_CALIBRATION_MODEL).fitted);
   // Without a configured file the agent uses the shipped model, fitted on the offline reader.

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { createChatClient } from '@doctree/agents';
 import { DocTreeError, type ChatModelClient, type DocTreeConfigInput } from '@doctree/schema';
 import * as ws from '@doctree/workspace';
 import { escapeControlChars } from '@doctree/pipeline/command';
@@ -19,8 +20,6 @@ const COMMON = {
 /** The chat client the configuration asks for (none offline or with `--llm none`). */
 async function chatFor(config: CliConfig): Promise<ChatModelClient | undefined> {
   if (config.config.llm.provider === 'none') return undefined;
-  // Loaded only when an endpoint is configured (as `doctor` does).
-  const { createChatClient } = await import('@doctree/agents');
   return createChatClient(config.config);
 }
 
