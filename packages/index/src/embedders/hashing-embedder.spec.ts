@@ -31,17 +31,17 @@ describe('HashingEmbedder', () => {
 
   it('produces the pinned vector (bump hashing-v1 when this changes)', async () => {
     const embedder = new HashingEmbedder();
-    const vector = await embedder.embedQuery('Net sales of 3M rose 5% to $32.8 billion in 2018; the Café opened.');
+    const vector = await embedder.embedQuery('Net sales of Northwind rose 5% to $28.4 billion in 2018; the Café opened.');
     const nonZero = vector.reduce((n, value) => n + (value !== 0 ? 1 : 0), 0);
     const checksum = vector.reduce((sum, value, i) => sum + value * ((i % 7) + 1), 0);
     expect(embedder.id).toBe('hashing-v1:d512:w2c3-5:sc7a1aaa5');
-    expect(nonZero).toBe(90);
-    expect(checksum).toBeCloseTo(1.4858561586588621, 5);
+    expect(nonZero).toBe(104);
+    expect(checksum).toBeCloseTo(0.8696860559284687, 5);
   });
 
   it('matches accents, case, thousands separators and zero fractions', async () => {
     const embedder = new HashingEmbedder();
-    const [a, b] = await embedder.embedDocuments(['Café revenue 1,577.00', 'CAFE Revenue 1577']);
+    const [a, b] = await embedder.embedDocuments(['Café revenue 1,482.00', 'CAFE Revenue 1482']);
     expect(cosine(a!, b!)).toBeCloseTo(1, 5);
   });
 
@@ -75,7 +75,7 @@ describe('HashingEmbedder', () => {
 
   it('embeds pages quickly (a loose guard against accidental slowdowns)', async () => {
     const embedder = new HashingEmbedder();
-    const page = 'Consolidated statement of cash flows. Purchases of property, plant and equipment (1,577) (1,373). '.repeat(30);
+    const page = 'Consolidated statement of cash flows. Purchases of property, plant and equipment (1,482) (1,291). '.repeat(30);
     const started = performance.now();
     const vectors = await embedder.embedDocuments(Array.from({ length: 200 }, (_, i) => `${page} page ${i}`));
     expect(vectors).toHaveLength(200);

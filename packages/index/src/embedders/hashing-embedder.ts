@@ -75,7 +75,7 @@ function count(map: Counts, hash: number): void {
  * @example
  * ```ts
  * const embedder = new HashingEmbedder({ dimension: 512 });
- * const [page] = await embedder.embedDocuments(['Net sales rose 5% to $32.8 billion.']);
+ * const [page] = await embedder.embedDocuments(['Net sales rose 5% to $28.4 billion.']);
  * const query = await embedder.embedQuery('net sales growth');
  * ```
  */

@@ -140,7 +140,7 @@ describe('SifEmbedder (fixture package)', () => {
       "company's",
       'state-of-the-art',
       'state of the art',
-      'zyzzyva 2018 1,577',
+      'zyzzyva 2018 1,482',
       'zyzzyva company',
       'company',
     ]);

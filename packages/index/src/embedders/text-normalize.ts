@@ -29,8 +29,8 @@ export function normalizeText(text: string): string {
 const TOKEN = /\p{L}+|\p{N}+(?:[.,]\p{N}+)*|[%$€£¥]/gu;
 
 /**
- * Normalises a number token: thousands separators are dropped and a zero fraction removed, so `1,577.00`,
- * `1577.0` and `1577` are the same token; `12.50` becomes `12.5`. Tokens with several dots (`1.2.3`) are kept.
+ * Normalises a number token: thousands separators are dropped and a zero fraction removed, so `1,482.00`,
+ * `1482.0` and `1482` are the same token; `12.50` becomes `12.5`. Tokens with several dots (`1.2.3`) are kept.
  */
 export function normalizeNumber(token: string): string {
   const plain = token.replace(/,/g, '');
