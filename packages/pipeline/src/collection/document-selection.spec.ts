@@ -38,13 +38,13 @@ describe('document metadata', () => {
 
 describe('document selection scoring', () => {
   it('finds the company, year and form a question names, with or without spaces, short names only as words', () => {
-    const ulta = row('u', { company: 'ULTABEAUTY', year: 2023, form: '10-K', edited: [] });
-    expect(namedMetadata('What did Ulta Beauty report for FY2023 in its 10-K?', ulta)).toEqual(['company', 'year', 'form']);
-    const short = row('m', { company: '3M', year: 2018, edited: [] });
-    expect(namedMetadata('How did 3M do in 2018?', short)).toEqual(['company', 'year']);
-    expect(namedMetadata('Revenue was $13M in 20180', short)).toEqual([]);
-    expect(matchesFilters(ulta, { company: 'Ulta Beauty', year: 2023 })).toBe(true);
-    expect(matchesFilters(ulta, { form: '10-Q' })).toBe(false);
+    const northwind = row('u', { company: 'NORTHWINDFOODS', year: 2023, form: '10-K', edited: [] });
+    expect(namedMetadata('What did Northwind Foods report for FY2023 in its 10-K?', northwind)).toEqual(['company', 'year', 'form']);
+    const short = row('m', { company: '7K', year: 2018, edited: [] });
+    expect(namedMetadata('How did 7K do in 2018?', short)).toEqual(['company', 'year']);
+    expect(namedMetadata('Revenue was $17K in 20180', short)).toEqual([]);
+    expect(matchesFilters(northwind, { company: 'Northwind Foods', year: 2023 })).toBe(true);
+    expect(matchesFilters(northwind, { form: '10-Q' })).toBe(false);
   });
 
   it('scores documents by 1/sqrt(N+1) times the sum of their node hits', () => {

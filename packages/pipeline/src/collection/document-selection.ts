@@ -62,7 +62,7 @@ export interface DocumentSelection {
   filtered_out: number;
 }
 
-/** Letters and digits only, lower case: `Ulta Beauty`, `ULTABEAUTY` and `ulta-beauty` compare equal. */
+/** Letters and digits only, lower case: `Northwind Foods`, `NORTHWINDFOODS` and `northwind-foods` compare equal. */
 function squash(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
@@ -80,7 +80,7 @@ export function namedMetadata(question: string, row: CollectionDocument): Collec
   const { company, year, form } = row.metadata;
   if (company) {
     const c = squash(company);
-    // Short names must be a whole word ("3M"); longer ones may be written with or without spaces.
+    // Short names must be a whole word ("7K"); longer ones may be written with or without spaces.
     if (c.length >= 4 ? q.includes(c) : qWords.has(c)) out.push('company');
   }
   if (year !== undefined && new RegExp(`(^|[^0-9])${year}([^0-9]|$)`).test(question)) out.push('year');
