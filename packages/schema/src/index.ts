@@ -39,6 +39,7 @@ export type { Embedder, EmbedOptions } from "./interfaces/embedder.js";
 export type { VectorMetric, VectorHit, VectorSearchOptions, VectorIndexInfo, VectorIndex } from "./interfaces/vector-index.js";
 export type { SparseHit, SparseSearchOptions, SparseIndex } from "./interfaces/sparse-index.js";
 export type { RetrieveRequest, Retriever } from "./interfaces/retriever.js";
+export type { RerankCandidate, RerankRequest, Reranker } from "./interfaces/reranker.js";
 export type { ChatMessage, ChatRequest, ChatReply, ChatModelClient } from "./interfaces/chat-model.js";
 export type { ToolOutput, ToolCard } from "./interfaces/tool-card.js";
 export type { AnswerReader, ComputedOperand, ComputedValue, ReadRequest, ReadResult } from "./interfaces/answer-reader.js";

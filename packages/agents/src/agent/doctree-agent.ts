@@ -1,5 +1,5 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
-import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, QueryPlanner, QuestionRouter, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
+import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, QueryPlanner, QuestionRouter, Reranker, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
 import { detectDomainPack, type CompiledDomainPack, type DomainPackChoice } from '@doctree/toolhub';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
 import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
@@ -75,6 +75,12 @@ export interface DocTreeAgentOptions {
    * own names them itself (`retrievalLanes` of its options). Default none.
    */
   retrievers?: readonly RetrieverLane[];
+  /**
+   * A reranker of your own (any `Reranker` of `@doctree/schema`, e.g. a cross-encoder; check it with
+   * `runRerankerConformance` of `@doctree/toolhub/testing`), run in every stage after fusion and the feature rerank.
+   * Default none.
+   */
+  reranker?: Reranker;
   /** Memory (stage and observation caches shared across questions of this index). Default a new {@link AgentMemory}. */
   memory?: AgentMemory;
   /** REPLAN passes after the first, at most (`agent.max_replans`). Default 2. */
@@ -386,6 +392,7 @@ export class DocTreeAgent {
       ...(o.hub?.fuse ? { fuse: o.hub.fuse } : {}),
       ...(o.hub?.expand ? { expand: o.hub.expand } : {}),
       ...(o.hub?.pack ? { pack: o.hub.pack } : {}),
+      ...(o.reranker ? { reranker: o.reranker } : {}),
     });
     // Lanes are declared by the registry (cards of kind `retrieval`): the built-in ones and any of your own.
     const retrievalLanes = hub.registry.retrievalLanes();

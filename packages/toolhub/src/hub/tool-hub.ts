@@ -1,6 +1,6 @@
 import type { CompiledDomainPack } from '../domain/domain-pack.js';
 import { pageFromIndex } from '@doctree/schema';
-import type { ChatModelClient, EvidencePack, Hit, PlanStage, StrategyPlan, ToolResult } from '@doctree/schema';
+import type { ChatModelClient, EvidencePack, Hit, PlanStage, Reranker, StrategyPlan, ToolResult } from '@doctree/schema';
 import type { DocIndex } from '@doctree/index';
 import { createToolContext, type ToolContext } from '../context/tool-context.js';
 import { ToolExecutor, type ToolCallOptions, type ToolCallRequest } from '../executor/tool-executor.js';
@@ -11,6 +11,11 @@ import type { AnyToolCard, ToolRegistry } from '../registry/tool-registry.js';
 import { expandHits, type ExpandOptions } from '../structure/structure-expand.js';
 import { TRACE_HIT_TEXT, TraceRecorder, summarizeHits, traceSnippet } from '../trace/trace-recorder.js';
 import { createDefaultRegistry } from './default-cards.js';
+
+/** How many of the best fused hits a {@link ToolHubOptions.reranker} sees. */
+export const RERANKER_CANDIDATES = 50;
+/** Characters of node text (heading path, title, body) given to a reranker per candidate. */
+const RERANKER_TEXT_CHARS = 2000;
 
 /** How {@link ToolHub.fuse} combines and orders lane results. */
 export interface FuseOptions {
@@ -55,6 +60,12 @@ export interface ToolHubOptions {
   timeoutMs?: number;
   /** Default fusion / rerank options of {@link ToolHub.fuse}. */
   fuse?: FuseOptions;
+  /**
+   * A reranker of your own (cross-encoder, LLM ranker…), run by {@link ToolHub.runStage} after fusion and the feature
+   * rerank, on the best {@link RERANKER_CANDIDATES} fused hits. It may reorder and drop hits, never add nodes; a failure
+   * keeps the fused order with a trace warning. Default none.
+   */
+  reranker?: Reranker;
   /** Default expansion options of {@link ToolHub.expand}. */
   expand?: ExpandOptions;
   /** Default packing options of {@link ToolHub.pack}. */
@@ -222,6 +233,48 @@ export class ToolHub {
   }
 
   /**
+   * Runs the configured {@link Reranker} over the best fused hits (the rest keep their order after them). Hits the
+   * reranker returns for nodes it was not given, or twice, are dropped with a warning; a failure (other than a
+   * cancellation) keeps the fused order with a warning. Records a `fuse` event with the reranker's order.
+   */
+  async #rerankWith(reranker: Reranker, query: string, fused: readonly Hit[], signal: AbortSignal | undefined): Promise<Hit[]> {
+    const head = fused.slice(0, RERANKER_CANDIDATES);
+    const byId = new Map(head.map((hit) => [hit.node_id, hit] as const));
+    const candidates = head.map((hit) => {
+      const node = this.context.nav.node(hit.node_id);
+      const surface = node ? this.context.nav.surface(node) : undefined;
+      const text = surface ? [surface.path, surface.title, surface.body].filter((part) => part !== '').join('\n') : '';
+      return { hit, text: text.slice(0, RERANKER_TEXT_CHARS) };
+    });
+    let out: Hit[];
+    try {
+      out = await reranker.rerank({ query, candidates, ...(signal ? { signal } : {}) });
+      if (!Array.isArray(out)) throw new Error('rerank() did not return an array of hits');
+    } catch (error) {
+      if (signal?.aborted || (error as { code?: unknown }).code === 'CANCELLED') throw error;
+      this.trace.record({ type: 'warning', message: `reranker ${reranker.name} failed (${error instanceof Error ? error.message : String(error)}); the fused order is kept` });
+      return [...fused];
+    }
+    const seen = new Set<string>();
+    const kept: Hit[] = [];
+    let dropped = 0;
+    for (const hit of out) {
+      const id = typeof hit?.node_id === 'string' ? hit.node_id : undefined;
+      const original = id !== undefined ? byId.get(id) : undefined;
+      if (id === undefined || original === undefined || seen.has(id)) {
+        dropped++;
+        continue;
+      }
+      seen.add(id);
+      kept.push({ ...original, ...(typeof hit.score === 'number' && Number.isFinite(hit.score) ? { score: hit.score } : {}) });
+    }
+    if (dropped > 0) this.trace.record({ type: 'warning', message: `reranker ${reranker.name} returned ${dropped} hit(s) for nodes it was not given (or twice); dropped` });
+    const ranked = [...kept, ...fused.slice(RERANKER_CANDIDATES)];
+    this.trace.record({ type: 'fuse', n_hits: ranked.length, hits: summarizeHits(ranked, 20), data: { method: `reranker:${reranker.name}`, candidates: head.length, kept: kept.length } });
+    return ranked;
+  }
+
+  /**
    * Runs one plan stage: its retrieval methods as concurrent lanes (`query`, `k = k_nodes`, `roles`; page hints as
    * `pages` ± `page_window` for the page lanes; table years / units / labels from the rerank context; `laneArgs`
    * merged on top), then {@link fuse} with the plan's rerank settings, a cut to the best `k_pages` pages and `k_nodes`
@@ -266,7 +319,9 @@ export class ToolHub {
       diversifyBy: plan.rerank?.diversify_by ?? null,
     });
     await pause();
-    const ranked = cutToPages(fused, stage.k_pages, stage.k_nodes);
+    const reranked = this.#options.reranker ? await this.#rerankWith(this.#options.reranker, query, fused, context.signal) : fused;
+    await pause();
+    const ranked = cutToPages(reranked, stage.k_pages, stage.k_nodes);
     const candidates = this.expand(ranked, context.expand);
     await pause();
     const pack = this.pack(candidates, {

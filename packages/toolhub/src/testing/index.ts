@@ -7,3 +7,5 @@ export { CASH_FLOW_HTML, CASH_FLOW_ROWS, annualReportTree, buildFixtureTree, cor
 export type { CorpusEntry, FixtureDocument, FixtureNode } from './fixture-trees.js';
 export { buildFixtureIndex } from './fixture-index.js';
 export type { FixtureIndex, FixtureIndexOptions } from './fixture-index.js';
+export { RERANKER_CONFORMANCE_CANDIDATES, RERANKER_CONFORMANCE_DEFAULTS, RERANKER_CONFORMANCE_QUERY, runRerankerConformance } from './reranker-conformance.js';
+export type { RerankerConformanceOptions } from './reranker-conformance.js';
