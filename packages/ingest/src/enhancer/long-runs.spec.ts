@@ -6,8 +6,16 @@ import { repairSplitWords, WordCounts } from './split-word-repair.js';
 import { repairWhitespace } from './text-repair.js';
 import { findTocPages, inlinePageReferences, isTocLine } from './toc-pages.js';
 
-// Generous bounds: the machine is slow and shared. Before the fix a 400k-letter word took 77 s in the enhancer.
-const FAST_MS = 5000;
+// Linear, not quadratic: each bound is a multiple of a linear reference pass over a million characters, measured in
+// the same run (so a loaded machine slows both), with a floor of 5 s. Before the fix a 400k-letter word took 77 s in the
+// enhancer, thousands of times the reference; a linear path stays within a few dozen.
+const REFERENCE_MS = ((): number => {
+  const text = 'ab '.repeat(333_334);
+  const start = Date.now();
+  for (let i = 0; i < 3; i++) text.replace(/\s+/g, ' ').split(' ').join('-').toUpperCase();
+  return Date.now() - start;
+})();
+const FAST_MS = Math.max(5000, 200 * REFERENCE_MS);
 
 const timed = <T>(run: () => T): { result: T; ms: number } => {
   const start = Date.now();
