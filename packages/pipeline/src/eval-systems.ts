@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { doctreeCodeFingerprint } from './code-fingerprint.js';
 import { createChatClient, DocTreeAgent, type DocTreeAgentOptions, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
 import { BaseQaSystem, type AnswerRequestOptions, type PrepareRequest, type PrepareResult, type QaSystem, type QaSystemDescription, type SystemAnswer } from '@doctree/eval';
 import { estimateTokens, type DocIndex } from '@doctree/index';
@@ -168,6 +169,7 @@ export class DocTreeQaSystem extends BaseQaSystem {
     const ablated = Object.keys(this.#options.ablation ?? {});
     return {
       label: this.#options.label ?? 'DocTree',
+      code: doctreeCodeFingerprint(),
       description: ablated.length === 0 ? 'DocTree agent: router, planner, ToolHub stages, observer, reader, judger, REPLAN' : `DocTree agent without: ${ablated.join(', ')}`,
       ...(this.#options.ablationOf !== undefined ? { ablationOf: this.#options.ablationOf } : {}),
       config: {
@@ -254,6 +256,7 @@ export class RagQaSystem extends BaseQaSystem {
   override describe(): QaSystemDescription {
     return {
       label: this.#hybrid ? 'RAG hybrid (dense + BM25 chunks)' : 'RAG (dense chunks)',
+      code: doctreeCodeFingerprint(),
       description: `~200-token chunks, top children by ${this.#hybrid ? 'cosine fused with BM25 (RRF)' : 'cosine'}, aggregated by page (max)`,
       config: { ...sharedConfig(this.#context), system: 'rag', hybrid: this.#hybrid },
     };
@@ -320,6 +323,7 @@ export class Bm25PagesQaSystem extends BaseQaSystem {
   override describe(): QaSystemDescription {
     return {
       label: 'BM25 over pages (reference)',
+      code: doctreeCodeFingerprint(),
       description: 'one BM25 document per page; the best pages read in reading order within the context budget',
       config: { ...sharedConfig(this.#context), system: 'bm25-pages', pages: this.#pages },
     };
