@@ -136,7 +136,7 @@ describe('agent tool cards (run through the ToolHub executor)', () => {
       scale: 'millions',
       operand_nodes: ['tab_1'],
       operand_cells: [
-        { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: 'Years ended December 31 2023', raw: '(1,577)', value: 1577 },
+        { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: 'Years ended December 31 2023', raw: '(1,482)', value: 1482 },
         { node_id: 'tab_1', row: 'Dividends paid', column: 'Years ended December 31 2023', raw: '(310)', value: 310 },
       ],
     };

@@ -130,7 +130,7 @@ export function computeArgsFromOperation(args: Readonly<Record<string, unknown>>
   const byItem = chosen.byItem;
   let operands = chosen.operands;
   if (operands.length === 0) return { skip: `${operation} needs two line items, found one over ${found.length} period(s)` };
-  // Outflows shown as negatives (`(1,577)` for purchases of PP&E) are compared by their amounts.
+  // Outflows shown as negatives (`(1,482)` for purchases of PP&E) are compared by their amounts.
   if (operands.every((o) => o.value < 0 && o.cell !== undefined && isOutflowLabel(o.cell.row))) operands = operands.map((o) => ({ ...o, value: -o.value, cell: { ...o.cell!, value: -o.value } }));
   const names = operands.map((_, i) => `v${i}`);
   const variables = Object.fromEntries(operands.map((o, i) => [names[i]!, { value: o.value, unit: o.unit, percent: o.percent, scale: o.scale }]));
@@ -210,7 +210,7 @@ export function computeArgsFromFormula(args: Readonly<Record<string, unknown>>, 
       }
       if (input.reduce === 'value') chosen = chosen.slice(-1);
     }
-    // Outflows shown as negatives (`(1,577)` for purchases of PP&E) count by their amounts.
+    // Outflows shown as negatives (`(1,482)` for purchases of PP&E) count by their amounts.
     if (chosen.every((o) => o.value < 0 && isOutflowLabel(o.cell!.row))) chosen = chosen.map((o) => ({ ...o, value: -o.value, cell: { ...o.cell!, value: -o.value } }));
     const quantity = (o: Operand, value = o.value) => ({ value, unit: o.unit, percent: o.percent, scale: o.scale });
     const page = typeof data.page === 'number' ? { page: data.page } : {};

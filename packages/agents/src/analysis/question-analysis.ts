@@ -279,7 +279,7 @@ function findEntities(question: string, abbreviations: ReadonlyMap<string, strin
   let sentenceStart = true;
   const flush = (): void => {
     while (run.length > 0 && /^(?:of|and|&|the|for|de|la|van|von)$/i.test(run[run.length - 1]!)) run.pop();
-    // A lone capitalised word opening a sentence is just capitalised ("Summarize"), unless it looks like a name (3M, iPhone, IBM).
+    // A lone capitalised word opening a sentence is just capitalised ("Summarize"), unless it looks like a name (7K, iPhone, ACME).
     const lone = run.length === 1 && runAtSentenceStart && /^[A-Z][a-z]+$/.test(run[0]!);
     if (run.length > 0 && !lone) out.push(run.join(' '));
     run = [];

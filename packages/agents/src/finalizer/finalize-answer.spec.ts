@@ -28,11 +28,11 @@ describe('finalizeAnswer', () => {
     const verdict = await new RuleJudger().judge({ question, observations, result: read });
     const answer = finalizeAnswer({ read, verdict, trace: { ...trace, question } });
     expect(AnswerSchema.parse(answer)).toEqual(answer);
-    expect(answer).toMatchObject({ answer: 1577, answer_format: 'Int', pages: [3], display: read.display });
-    expect(answer.display).toMatch(/1,577 million/);
+    expect(answer).toMatchObject({ answer: 1482, answer_format: 'Int', pages: [3], display: read.display });
+    expect(answer.display).toMatch(/1,482 million/);
     expect(answer.confidence).toBeCloseTo(0.6 * read.confidence + 0.4 * verdict.score, 6);
     expect(answer.trace).toEqual({ ...trace, question });
-    expect(answer.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,577)');
+    expect(answer.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,482)');
   });
 
   it('sorts support by page, drops duplicates and lists each page once', () => {
@@ -52,8 +52,8 @@ describe('finalizeAnswer', () => {
 
   it('normalises formats: numeric strings, non-integer Ints, None, and lowers the confidence of a failed verdict', () => {
     const s = [support('t_1', 1, 0)];
-    expect(finalizeAnswer({ read: { answer: '(1,577)', answer_format: 'Int', confidence: 0.8, support: s }, trace })).toMatchObject({ answer: -1577, answer_format: 'Int' });
-    expect(finalizeAnswer({ read: { answer: 6.24, answer_format: 'Int', confidence: 0.8, support: s }, trace })).toMatchObject({ answer: 6.24, answer_format: 'Float' });
+    expect(finalizeAnswer({ read: { answer: '(1,482)', answer_format: 'Int', confidence: 0.8, support: s }, trace })).toMatchObject({ answer: -1482, answer_format: 'Int' });
+    expect(finalizeAnswer({ read: { answer: 5.99, answer_format: 'Int', confidence: 0.8, support: s }, trace })).toMatchObject({ answer: 5.99, answer_format: 'Float' });
     expect(finalizeAnswer({ read: { answer: 'about 12', answer_format: 'Float', confidence: 0.8, support: s }, trace })).toMatchObject({ answer: 'about 12', answer_format: 'Str' });
     expect(finalizeAnswer({ read: { answer: 'x', answer_format: 'None', confidence: 0.4, support: s }, trace })).toMatchObject({
       answer: 'Not answerable',

@@ -29,8 +29,8 @@ describe('LlmJudger against the scripted server', () => {
     const client = new OpenAIChatClient({ baseURL: server.baseURL, apiKey: 'sk-judger-test', model: 'judger-model', maxRetries: 0, timeoutMs: 5000, retryBaseDelayMs: 1 });
     const verdict = await new LlmJudger({ client }).judge({
       question: 'What was the capital expenditure in fiscal 2018 (in USD millions)?',
-      observations: [{ node_id: 't_1', modality: 'text', payload: { kind: 'text', text: 'Capital expenditure was $1,577 million in fiscal 2018.', heading_path: [] }, page: 1, bbox: null }],
-      result: { answer: 1577, answer_format: 'Int', confidence: 0.9, support: [{ node_id: 't_1', page: 1, bbox: null, char_start: 0, char_end: 53, snippet: 'Capital expenditure was $1,577 million in fiscal 2018' }] },
+      observations: [{ node_id: 't_1', modality: 'text', payload: { kind: 'text', text: 'Capital expenditure was $1,482 million in fiscal 2018.', heading_path: [] }, page: 1, bbox: null }],
+      result: { answer: 1482, answer_format: 'Int', confidence: 0.9, support: [{ node_id: 't_1', page: 1, bbox: null, char_start: 0, char_end: 53, snippet: 'Capital expenditure was $1,482 million in fiscal 2018' }] },
     });
     expect(verdict).toMatchObject({ pass: true, action: 'accept', judge: 'llm:judger-model' });
     expect(server.chatRequests.length).toBe(before + 1);

@@ -25,7 +25,7 @@ describe('ImageObserver offline', () => {
     expect(p).toMatchObject({ caption: 'Figure 1: Net sales by year, bar chart (in millions)', source: 'caption', chart_type: 'bar' });
     expect(p.description).toContain('Chart (Figure 1), bar, on page 1, in "Management’s Discussion and Analysis".');
     expect(p.description).toContain('Labels and legend printed in it: 2016 2017 2018');
-    expect(p.description).toContain('Net sales increased 4.2% to $32,765 million in 2018');
+    expect(p.description).toContain('Net sales increased 4.2% to $28,436 million in 2018');
     expect(index.tree.text.slice(p.char_span![0], p.char_span![1])).toBe(p.caption);
   });
 

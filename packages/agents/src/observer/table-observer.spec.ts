@@ -17,10 +17,10 @@ describe('TableObserver', () => {
     if (p.kind !== 'table') throw new Error('expected a table payload');
     expect(p.columns).toEqual(['(Millions)', 'Years ended December 31 2018', 'Years ended December 31 2017', 'Years ended December 31 2016']);
     expect(p.scale).toBe('millions');
-    expect(p.rows).toContainEqual(['Purchases of property, plant and equipment (PP&E)', '(1,577)', '(1,373)', '(1,420)']);
+    expect(p.rows).toContainEqual(['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,291)', '(1,347)']);
     expect(p.rows[0]).toEqual(['Cash Flows from Operating Activities', '', '', '']);
     expect(p.units).toEqual([null, '$', '$', '$']);
-    expect(p.markdown).toContain('| Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373) | (1,420) |');
+    expect(p.markdown).toContain('| Purchases of property, plant and equipment (PP&E) | (1,482) | (1,291) | (1,347) |');
     expect(p.markdown.split('\n')[0]).toBe('| (Millions) | Years ended December 31 2018 | Years ended December 31 2017 | Years ended December 31 2016 |');
     // The canonical text and its span point into the document.
     expect(p.char_span).toBeDefined();
@@ -35,7 +35,7 @@ describe('TableObserver', () => {
     expect(p.columns).toEqual(['Segment', '2018', '2017']);
     expect(p.units).toEqual([null, '$', '$']);
     expect(p.scale).toBe('millions');
-    expect(p.rows[0]).toEqual(['Safety and Industrial', '12,345', '11,890']);
+    expect(p.rows[0]).toEqual(['Safety and Tooling', '12,345', '11,512']);
   });
 });
 
@@ -66,8 +66,8 @@ describe('structureTable', () => {
   });
 
   it('reads accounting negatives, currencies, percents and scales in cells', () => {
-    expect(parseNumberCell('(1,577)')).toMatchObject({ value: -1577 });
-    expect(parseNumberCell('$ 5,363')).toMatchObject({ value: 5363, currency: '$' });
+    expect(parseNumberCell('(1,482)')).toMatchObject({ value: -1482 });
+    expect(parseNumberCell('$ 4,918')).toMatchObject({ value: 4918, currency: '$' });
     expect(parseNumberCell('4.2%')).toMatchObject({ value: 4.2, percent: true });
     expect(parseNumberCell('€1.5 billion')).toMatchObject({ value: 1.5, currency: '€', scale: 'billion' });
     expect(parseNumberCell('—')).toBeNull();

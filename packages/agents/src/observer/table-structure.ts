@@ -103,7 +103,7 @@ function markdownTable(columns: readonly string[], rows: readonly string[][], no
 /**
  * Turns a cell grid into columns, body rows, per-column units and the table's scale. Handles what PDF and HTML
  * converters produce: header rows the producer did not mark (detected: leading rows without quantities, plus a row of
- * years under them), multi-row headers (joined per column), currency symbols in their own column (`$ | 5,363`, folded
+ * years under them), multi-row headers (joined per column), currency symbols in their own column (`$ | 4,918`, folded
  * into the column's unit), empty columns and rows, `(Millions)` / `in thousands` scales in the caption, the header or
  * nearby text.
  */

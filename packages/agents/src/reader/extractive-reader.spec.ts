@@ -43,11 +43,11 @@ describe('ExtractiveReader', () => {
         'What is the FY2018 capital expenditure amount (in USD millions) for Northwind? Give a response to the question by relying on the details shown in the cash flow statement.',
       observations,
     });
-    expect(result.answer).toBe(1577);
+    expect(result.answer).toBe(1482);
     expect(result.answer_format).toBe('Int');
-    expect(result.display).toMatch(/^\$?1,577 million/);
+    expect(result.display).toMatch(/^\$?1,482 million/);
     expect(result.confidence).toBeGreaterThan(0.6);
-    expect(result.support[0]).toMatchObject({ node_id: 'tab_1', page: 3, snippet: 'Purchases of property, plant and equipment (PP&E) | (1,577)' });
+    expect(result.support[0]).toMatchObject({ node_id: 'tab_1', page: 3, snippet: 'Purchases of property, plant and equipment (PP&E) | (1,482)' });
     expectExactSupport(result, observations);
     expect(result.notes?.join('\n')).toMatch(/outflow/);
   });
@@ -55,20 +55,20 @@ describe('ExtractiveReader', () => {
   it('picks the year column the question asks for, and converts to the scale asked', async () => {
     const observations = await see(['tab_1']);
     const previous = await reader.read({ question: 'How much was depreciation and amortization in 2016?', observations });
-    expect(previous.answer).toBe(1474);
+    expect(previous.answer).toBe(1297);
     const billions = await reader.read({ question: 'What was net cash provided by operating activities in FY2017, in USD billions?', observations });
-    expect(billions.answer).toBeCloseTo(6.24, 6);
+    expect(billions.answer).toBeCloseTo(5.987, 6);
     expect(billions.answer_format).toBe('Float');
-    expect(billions.display).toMatch(/6\.24 billion/);
+    expect(billions.display).toMatch(/5\.987 billion/);
     expectExactSupport(billions, observations);
   });
 
   it('answers from paragraphs: amounts with units and percentages, with exact document offsets', async () => {
     const observations = await see(['t_1', 't_2', 'list_1']);
     const sales = await reader.read({ question: 'What were net sales in 2017, in millions of dollars?', observations });
-    expect(sales.answer).toBe(31657);
+    expect(sales.answer).toBe(27474);
     expectExactSupport(sales, observations);
-    expect(sales.support[0]!.snippet).toContain('$31,657 million');
+    expect(sales.support[0]!.snippet).toContain('$27,474 million');
 
     const growth = await reader.read({ question: 'By what percentage did net sales increase in 2018?', observations, decision: decision({ expected_format: 'Float' }) });
     expect(growth).toMatchObject({ answer: 4.2, answer_format: 'Float' });
@@ -98,14 +98,14 @@ describe('ExtractiveReader', () => {
   it('answers superlatives, lists, years and places', async () => {
     const observations = await see(['t_2', 'list_1', 'tab_2']);
     const top = await reader.read({ question: 'Which segment had the highest net sales in 2018?', observations });
-    expect(top).toMatchObject({ answer: 'Safety and Industrial', answer_format: 'Str' });
+    expect(top).toMatchObject({ answer: 'Safety and Tooling', answer_format: 'Str' });
     expectExactSupport(top, observations);
     const segments = await reader.read({ question: 'List the business segments of the company.', observations: await see(['list_1', 't_2']) });
-    expect(segments).toMatchObject({ answer: ['Safety and Industrial', 'Transportation and Electronics', 'Health Care', 'Consumer'], answer_format: 'List' });
+    expect(segments).toMatchObject({ answer: ['Safety and Tooling', 'Mobility and Electronics', 'Health Care', 'Consumer'], answer_format: 'List' });
     const founded = await reader.read({ question: 'In what year was the company founded?', observations });
-    expect(founded).toMatchObject({ answer: 1902, answer_format: 'Int' });
+    expect(founded).toMatchObject({ answer: 1911, answer_format: 'Int' });
     const place = await reader.read({ question: 'Where are the company headquarters located?', observations });
-    expect(place.answer).toBe('Maplewood, Minnesota');
+    expect(place.answer).toBe('Lakeview, Ohio');
     const sales = await see(['t_1']);
     expect(await reader.read({ question: 'Did net sales increase in 2018?', observations: sales })).toMatchObject({ answer: 'Yes', answer_format: 'Str' });
     expect(await reader.read({ question: 'Did net sales not increase in 2018?', observations: sales })).toMatchObject({ answer: 'No' });
@@ -153,34 +153,34 @@ describe('ExtractiveReader', () => {
   it('answers a line item named by an abbreviation from its table row, in the year column asked', async () => {
     const observations = await see(['tab_1', 't_3']);
     const result = await reader.read({ question: 'What were purchases of PP&E in 2017 (in USD millions)?', observations });
-    expect(result).toMatchObject({ answer: 1373 });
-    expect(result.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)');
+    expect(result).toMatchObject({ answer: 1291 });
+    expect(result.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,482) | (1,291)');
     expectExactSupport(result, observations);
   });
 
   it('computes a change over the years asked instead of reading one of the years', async () => {
     const observations = await see(['tab_1']);
     const change = await reader.read({ question: 'What was the change in depreciation and amortization from 2016 to 2018?', observations });
-    expect(change.answer).toBe(14);
+    expect(change.answer).toBe(65);
     expect(change.support).toHaveLength(2);
     expectExactSupport(change, observations);
     const higher = await reader.read({ question: 'How much higher was capital expenditure in 2018 compared to 2017?', observations });
-    expect(higher.answer).toBe(204);
+    expect(higher.answer).toBe(191);
     const growth = await reader.read({ question: 'What was the percentage change in dividends paid to shareholders from 2017 to 2018?', observations });
-    expect(growth.answer).toBeCloseTo(13.9136, 3);
+    expect(growth.answer).toBeCloseTo(13.6729, 3);
   });
 
   it('combines two line items of one period: ratios and shares', async () => {
     const cash = await see(['tab_1']);
     const ratio = await reader.read({ question: 'What is the ratio of net cash provided by operating activities to net income in 2018?', observations: cash });
-    expect(ratio.answer).toBeCloseTo(1.2006, 3);
+    expect(ratio.answer).toBeCloseTo(1.2635, 3);
     expect(ratio.support.map((s) => s.snippet)).toEqual([
-      'Net cash provided by operating activities | 6,439',
-      'Net income including noncontrolling interest | $ 5,363',
+      'Net cash provided by operating activities | 6,214',
+      'Net income including noncontrolling interest | $ 4,918',
     ]);
     const segments = await see(['tab_2']);
     const share = await reader.read({ question: 'What percentage of total net sales came from the Health Care segment in 2018?', observations: segments });
-    expect(share.answer).toBeCloseTo(18.3763, 3);
+    expect(share.answer).toBeCloseTo(20.5444, 3);
     expectExactSupport(share, segments);
   });
 
@@ -191,24 +191,24 @@ describe('ExtractiveReader', () => {
     const computed = [
       {
         operation: 'difference',
-        value: 1616,
-        text: '1,616',
+        value: 1486,
+        text: '1,486',
         percent: false,
         unit: '$',
         scale: 'millions',
         operands: [
-          { node_id: 'tab_1', row: 'Dividends paid to shareholders', column: 'Years ended December 31 2018', raw: '(3,193)', value: 3193 },
-          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: 'Years ended December 31 2018', raw: '(1,577)', value: 1577 },
+          { node_id: 'tab_1', row: 'Dividends paid to shareholders', column: 'Years ended December 31 2018', raw: '(2,968)', value: 2968 },
+          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: 'Years ended December 31 2018', raw: '(1,482)', value: 1482 },
         ],
       },
     ];
     const result = await reader.read({ question, observations, computed });
-    expect(result.answer).toBe(1616);
+    expect(result.answer).toBe(1486);
     expect(result.notes?.join('\n')).toMatch(/computed by the plan/);
-    expect(result.support.map((s) => s.snippet)).toEqual(['Dividends paid to shareholders | (3,193)', 'Purchases of property, plant and equipment (PP&E) | (1,577)']);
+    expect(result.support.map((s) => s.snippet)).toEqual(['Dividends paid to shareholders | (2,968)', 'Purchases of property, plant and equipment (PP&E) | (1,482)']);
     expectExactSupport(result, observations);
     // A computation over rows the question does not ask about is not taken.
-    const unrelated = [{ ...computed[0]!, value: 999, operands: computed[0]!.operands.map((o) => ({ ...o, row: 'Net cash used in financing activities', raw: '(6,701)' })) }];
+    const unrelated = [{ ...computed[0]!, value: 999, operands: computed[0]!.operands.map((o) => ({ ...o, row: 'Net cash used in financing activities', raw: '(6,318)' })) }];
     expect((await reader.read({ question, observations, computed: unrelated })).answer).not.toBe(999);
   });
 
@@ -251,7 +251,7 @@ describe('ExtractiveReader', () => {
   it('computes a one-year growth rate from the previous year column of a table', async () => {
     const observations = await see(['tab_1']);
     const growth = await reader.read({ question: 'What was the growth rate of depreciation and amortization in 2017?', observations });
-    expect(growth.answer).toBeCloseTo(4.749, 2);
+    expect(growth.answer).toBeCloseTo(1.619, 2);
     expect(growth.support).toHaveLength(2);
   });
 });

@@ -19,14 +19,14 @@ describe('LlmReader', () => {
 
   it('answers from the model when its quote and number are in the evidence, with the quote as exact support', async () => {
     const client = new FakeChatClient([
-      reply({ answer: 1577, answer_format: 'Int', support_node_ids: ['tab_1'], quote: 'Purchases of property, plant and equipment (PP&E) (1,577)' }),
+      reply({ answer: 1482, answer_format: 'Int', support_node_ids: ['tab_1'], quote: 'Purchases of property, plant and equipment (PP&E) (1,482)' }),
     ]);
     const reader = new LlmReader({ client });
     const result = await reader.read({ question: CAPEX, observations });
     expect(reader.id).toBe('llm:fake-model');
-    expect(result).toMatchObject({ answer: 1577, answer_format: 'Int', confidence: 0.9, usage: { prompt: 100, completion: 20 } });
+    expect(result).toMatchObject({ answer: 1482, answer_format: 'Int', confidence: 0.9, usage: { prompt: 100, completion: 20 } });
     expect(result.support).toHaveLength(1);
-    expect(result.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,577)');
+    expect(result.support[0]!.snippet).toBe('Purchases of property, plant and equipment (PP&E) | (1,482)');
     expect(supportMatches(result.support[0]!, observations[0]!)).toBe(true);
     expect(index.tree.text.slice(result.support[0]!.char_start, result.support[0]!.char_end)).toBe(result.support[0]!.snippet);
 
@@ -41,30 +41,30 @@ describe('LlmReader', () => {
   });
 
   it('shows the model the values the plan computed, fenced, with the cells they came from', async () => {
-    const client = new FakeChatClient([reply({ answer: 204, answer_format: 'Int', support_node_ids: ['tab_1'], quote: 'Purchases of property, plant and equipment (PP&E) (1,577) (1,373)' })]);
+    const client = new FakeChatClient([reply({ answer: 191, answer_format: 'Int', support_node_ids: ['tab_1'], quote: 'Purchases of property, plant and equipment (PP&E) (1,482) (1,291)' })]);
     const computed = [
       {
         operation: 'difference',
-        value: 204,
-        text: '204',
+        value: 191,
+        text: '191',
         percent: false,
         operands: [
-          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: '2017', raw: '(1,373)', value: 1373 },
-          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: '2018', raw: '(1,577)', value: 1577 },
+          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: '2017', raw: '(1,291)', value: 1291 },
+          { node_id: 'tab_1', row: 'Purchases of property, plant and equipment (PP&E)', column: '2018', raw: '(1,482)', value: 1482 },
         ],
       },
     ];
     const result = await new LlmReader({ client }).read({ question: 'How much did capital expenditure increase from 2017 to 2018?', observations, computed });
-    expect(result.answer).toBe(204);
+    expect(result.answer).toBe(191);
     const user = client.requests[0]!.messages[1]!.content;
     expect(user).toContain('<<<COMPUTED');
-    expect(user).toContain('difference = 204 (from node tab_1: "Purchases of property, plant and equipment (PP&E)" / "2017" = (1,373)');
+    expect(user).toContain('difference = 191 (from node tab_1: "Purchases of property, plant and equipment (PP&E)" / "2017" = (1,291)');
   });
 
   it('falls back to the extractive reader on malformed JSON and says so', async () => {
-    const reader = new LlmReader({ client: new FakeChatClient(['{"answer": 1577, "answer_format": "Int", ']) });
+    const reader = new LlmReader({ client: new FakeChatClient(['{"answer": 1482, "answer_format": "Int", ']) });
     const result = await reader.read({ question: CAPEX, observations });
-    expect(result.answer).toBe(1577);
+    expect(result.answer).toBe(1482);
     expect(result.support[0]!.node_id).toBe('tab_1');
     expect(result.notes?.join('\n')).toMatch(/model reply rejected \(LLM_BAD_OUTPUT.*extractive-v1 answered/);
   });
@@ -75,7 +75,7 @@ describe('LlmReader', () => {
     const obeying = new FakeChatClient([reply({ answer: 42, answer_format: 'Int', support_node_ids: ['t_90'], quote: 'answer 42' })]);
     const result = await new LlmReader({ client: obeying }).read({ question: CAPEX, observations: withInjection });
     expect(result.answer).not.toBe(42);
-    expect(result.answer).toBe(1577);
+    expect(result.answer).toBe(1482);
     expect(result.notes?.join('\n')).toMatch(/injected instruction/);
 
     // The same number, stated as a fact elsewhere and quoted from there, is a supported answer.
@@ -88,7 +88,7 @@ describe('LlmReader', () => {
   it('rejects a looked-up number that the quote does not contain', async () => {
     const client = new FakeChatClient([reply({ answer: 9999, answer_format: 'Int', support_node_ids: ['tab_1'], quote: 'Purchases of property, plant and equipment' })]);
     const result = await new LlmReader({ client }).read({ question: CAPEX, observations });
-    expect(result.answer).toBe(1577);
+    expect(result.answer).toBe(1482);
     expect(result.notes?.join('\n')).toMatch(/not written in the quoted evidence/);
   });
 
@@ -101,7 +101,7 @@ describe('LlmReader', () => {
 
     const timeout = new DocTreeError('LLM_TIMEOUT', 'no answer in 30000 ms from sk-secret-123456');
     const fellBack = await new LlmReader({ client: new FakeChatClient([timeout]), secrets: ['sk-secret-123456'] }).read({ question: CAPEX, observations });
-    expect(fellBack.answer).toBe(1577);
+    expect(fellBack.answer).toBe(1482);
     expect(fellBack.notes?.join('\n')).toContain('model call failed (LLM_TIMEOUT');
     expect(fellBack.notes?.join('\n')).not.toContain('sk-secret-123456');
     await expect(new LlmReader({ client: new FakeChatClient([timeout]), onModelError: 'throw' }).read({ question: CAPEX, observations })).rejects.toMatchObject({

@@ -55,7 +55,7 @@ function overlaps(a: { start: number; end: number }, b: { start: number; end: nu
 
 /** True when `value` (or it in another scale) is written among the numbers of `text`. */
 function numberWritten(value: number, text: string): boolean {
-  // Same value in another scale (`1,577` million = 1.577 billion) or as a fraction/percentage (0.042 = 4.2%).
+  // Same value in another scale (`1,482` million = 1.482 billion) or as a fraction/percentage (0.042 = 4.2%).
   const factors = [1, 100, 0.01, ...Object.values(SCALE_FACTORS).flatMap((f) => [f, 1 / f])];
   return findNumbers(text, { words: true }).some((m) =>
     factors.some((f) => {

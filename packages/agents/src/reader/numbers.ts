@@ -1,5 +1,5 @@
 /**
- * Numbers as documents write them: `(1,577)` negatives, `$ 5,363`, `4.2%`, `$1.5 billion`, `12.3x`, `−0.8`,
+ * Numbers as documents write them: `(1,482)` negatives, `$ 4,918`, `4.2%`, `$1.5 billion`, `12.3x`, `−0.8`,
  * spelled-out small counts. Shared by the table observer (units per column), the readers and the judger.
  */
 
@@ -57,7 +57,7 @@ export function currencyFromWord(word: string): string | undefined {
 
 /**
  * Parses one table cell or short value with ToolHub's cell reader (`parseNumberText`, short scales allowed):
- * `(1,577)` → -1577, `$ 5,363` → 5363 ($), `4.2%` → 4.2 (percent), `1.2x` → 1.2 (times), `€1.5 billion` → 1.5
+ * `(1,482)` → -1482, `$ 4,918` → 4918 ($), `4.2%` → 4.2 (percent), `1.2x` → 1.2 (times), `€1.5 billion` → 1.5
  * (€, billion), `—` / `n/a` / text → null. Footnote markers (`1,234(a)`, `1,234*`) are ignored.
  */
 export function parseNumberCell(cell: string): ParsedNumber | null {
@@ -91,7 +91,7 @@ const WORD_MENTION_RE = new RegExp(`\\b(${Object.keys(WORD_NUMBERS).join('|')})\
 
 /**
  * Every number in running text with its offsets: currency before it, `%`/`percent`, scale words after it
- * (`$32,765 million`, `1.5 bn`), parentheses negatives. Spelled-out numbers (`three`) are included when
+ * (`$28,436 million`, `1.5 bn`), parentheses negatives. Spelled-out numbers (`three`) are included when
  * `words` is true. Dates' day numbers and years are included (callers decide what to skip).
  */
 export function findNumbers(text: string, options: { words?: boolean } = {}): NumberMention[] {
@@ -188,7 +188,7 @@ export function formatNumber(value: number, maxDecimals = 4): number {
   return Math.round(value * factor) / factor;
 }
 
-/** Renders a value with its unit and scale for people: `$1,577 million`, `4.2%`, `1.3x`. */
+/** Renders a value with its unit and scale for people: `$1,482 million`, `4.2%`, `1.3x`. */
 export function describeQuantity(value: number, unit: { currency?: string; percent?: boolean; scale?: Scale; times?: boolean }): string {
   const abs = Math.abs(value);
   const digits = abs.toLocaleString('en-US', { maximumFractionDigits: 4 });

@@ -193,7 +193,7 @@ function computedFormat(profile: QuestionProfile, value: number): AnswerFormat {
   return Number.isInteger(value) && profile.format !== 'Float' ? 'Int' : 'Float';
 }
 
-/** Amounts of outflow rows shown as negatives (`(1,577)`) are combined by their magnitudes. */
+/** Amounts of outflow rows shown as negatives (`(1,482)`) are combined by their magnitudes. */
 function magnitudes(cells: readonly CellMatch[]): number[] {
   const values = cells.map((c) => c.parsed.value);
   return values.every((v) => v < 0) && cells.every((c) => c.concept?.outflow || isOutflowLabel(c.label)) ? values.map((v) => -v) : values;

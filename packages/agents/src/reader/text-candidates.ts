@@ -118,7 +118,7 @@ export function ownClause(sentence: string, mentions: readonly NumberMention[], 
 }
 
 /**
- * The year a number is stated for: written right after it ("$396 million in 2018", "$411 million for fiscal 2017"),
+ * The year a number is stated for: written right after it ("$372 million in 2018", "$389 million for fiscal 2017"),
  * else the last year between the previous number and it ("In 2018, sales were $4.2 billion"); undefined otherwise.
  */
 export function attachedYear(sentence: string, mentions: readonly NumberMention[], i: number): number | undefined {
@@ -208,8 +208,8 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
 }
 
 /**
- * Changes over time stated in running text: "costs totaled $396 million in 2018, $411 million in 2017 and $385
- * million in 2016" answers the growth rate of 2018 (−3.65%), the change from 2016 to 2018, or their sum / average.
+ * Changes over time stated in running text: "costs totaled $372 million in 2018, $389 million in 2017 and $361
+ * million in 2016" answers the growth rate of 2018 (−4.37%), the change from 2016 to 2018, or their sum / average.
  * The years are those asked, or the year asked and the one before it for a growth rate or change; each year's value
  * is the number stated for it in one of the best sentences ({@link attachedYear}). Cited by that sentence.
  */

@@ -29,7 +29,7 @@ export const JUDGER_CONFORMANCE_OBSERVATION: Observation = {
   modality: 'text',
   payload: {
     kind: 'text',
-    text: 'Capital expenditure was $1,577 million in fiscal 2018, up from $1,373 million in fiscal 2017.',
+    text: 'Capital expenditure was $1,482 million in fiscal 2018, up from $1,291 million in fiscal 2017.',
     heading_path: ['Liquidity and capital resources'],
   },
   page: 3,
@@ -55,7 +55,7 @@ function quoting(observation: Observation, snippet: string): Support {
 
 /** The right answer, supported by the sentence that states it. */
 function rightAnswer(): ReadResult {
-  return { answer: 1577, answer_format: 'Int', confidence: 0.9, support: [quoting(JUDGER_CONFORMANCE_OBSERVATION, 'Capital expenditure was $1,577 million in fiscal 2018')] };
+  return { answer: 1482, answer_format: 'Int', confidence: 0.9, support: [quoting(JUDGER_CONFORMANCE_OBSERVATION, 'Capital expenditure was $1,482 million in fiscal 2018')] };
 }
 
 const ACTIONS: readonly string[] = ['accept', 'fallback', 'replan'];
@@ -123,7 +123,7 @@ export function runJudgerConformance(name: string, factory: JudgerConformanceFac
     it('does not accept an answer with no support, a support that quotes nothing observed, or a number its support does not state', async () => {
       const unsupported: ReadResult = { ...rightAnswer(), support: [] };
       expect((await judged({ observations: [JUDGER_CONFORMANCE_OBSERVATION], result: unsupported })).pass).toBe(false);
-      const forged: ReadResult = { ...rightAnswer(), support: [{ ...rightAnswer().support[0]!, snippet: 'Capital expenditure: 1,577 in fiscal 2018' }] };
+      const forged: ReadResult = { ...rightAnswer(), support: [{ ...rightAnswer().support[0]!, snippet: 'Capital expenditure: 1,482 in fiscal 2018' }] };
       expect((await judged({ observations: [JUDGER_CONFORMANCE_OBSERVATION], result: forged })).pass).toBe(false);
       const wrongNumber: ReadResult = { ...rightAnswer(), answer: 1600 };
       expect((await judged({ observations: [JUDGER_CONFORMANCE_OBSERVATION], result: wrongNumber })).pass).toBe(false);

@@ -27,7 +27,7 @@ describe('parseHtmlTable', () => {
     expect(grid.headerRows).toBe(2);
     expect(grid.rows[0]).toEqual(['(Millions)', 'Years ended December 31', 'Years ended December 31', 'Years ended December 31']);
     expect(grid.rows[1]).toEqual(['(Millions)', '2023', '2022', '2021']);
-    expect(grid.rows[7]).toEqual(['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,373)', '(1,201)']);
+    expect(grid.rows[7]).toEqual(['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,291)', '(1,201)']);
     expect(grid.rows.every((r) => r.length === 4)).toBe(true);
   });
 

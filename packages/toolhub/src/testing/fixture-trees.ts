@@ -15,9 +15,9 @@ export const CASH_FLOW_ROWS: readonly string[][] = [
   ['Depreciation and amortization', '402', '389', '371'],
   ['Net cash provided by operating activities', '1,876', '1,702', '1,533'],
   ['Cash flows from investing activities', '', '', ''],
-  ['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,373)', '(1,201)'],
+  ['Purchases of property, plant and equipment (PP&E)', '(1,482)', '(1,291)', '(1,201)'],
   ['Proceeds from sale of businesses', '45', '—', '12'],
-  ['Net cash used in investing activities', '(1,437)', '(1,373)', '(1,189)'],
+  ['Net cash used in investing activities', '(1,437)', '(1,291)', '(1,189)'],
   ['Cash flows from financing activities', '', '', ''],
   ['Dividends paid', '(310)', '(295)', '(280)'],
 ];
