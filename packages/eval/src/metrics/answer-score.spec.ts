@@ -39,9 +39,9 @@ describe('scoreOpenAnswer (FinanceBench-style)', () => {
   });
 
   it('sentence golds with amounts need every amount (not years) in the prediction', () => {
-    const gold = "AMCOR's Adj. EBITDA was $2,018mn in FY 2023";
-    expect(scoreOpenAnswer(gold, 'Adjusted EBITDA: $2.018 billion')).toEqual({ score: 1, rule: 'key-numbers' });
-    expect(scoreOpenAnswer(gold, 'It was 2,018 in 2023').score).toBe(1); // gold scale implicit on the prediction side
+    const gold = "Northwind's Adj. EBITDA was $1,847mn in FY 2023";
+    expect(scoreOpenAnswer(gold, 'Adjusted EBITDA: $1.847 billion')).toEqual({ score: 1, rule: 'key-numbers' });
+    expect(scoreOpenAnswer(gold, 'It was 1,847 in 2023').score).toBe(1); // gold scale implicit on the prediction side
     expect(scoreOpenAnswer(gold, 'Adjusted EBITDA grew in FY 2023').score).toBe(0);
     expect(scoreOpenAnswer('Margins were 38.0% and 41.2%', 'margin went from 38% to 41.2%').score).toBe(1);
     expect(scoreOpenAnswer('Margins were 38.0% and 41.2%', 'margin reached 41.2%').score).toBe(0);
@@ -50,7 +50,7 @@ describe('scoreOpenAnswer (FinanceBench-style)', () => {
   it('other golds: whole-word containment, else ANLS', () => {
     expect(scoreOpenAnswer('flat', 'Real growth was flat year over year')).toEqual({ score: 1, rule: 'text' });
     expect(scoreOpenAnswer('flat', 'inflation')).toEqual({ score: 0, rule: 'text' });
-    expect(scoreOpenAnswer('The Real Growth was flat in FY 2023 vs FY 2022.', 'The real growth was flat in FY 2023 vs FY 2022').score).toBeGreaterThan(0.9);
+    expect(scoreOpenAnswer('The Organic Volume was flat in FY 2023 vs FY 2022.', 'The organic volume was flat in FY 2023 vs FY 2022').score).toBeGreaterThan(0.9);
   });
 });
 
