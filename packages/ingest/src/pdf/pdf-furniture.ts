@@ -5,7 +5,7 @@ import type { PdfLine } from './pdf-lines.js';
 
 /**
  * Running headers and footers outside the fixed furniture bands: a footer set high above the bottom
- * edge (`Pfizer Inc. 2021 Form 10-K 4` at 81 % of the page) is read as the last row of the body and
+ * edge (`Northwind Inc. 2021 Form 10-K 4` at 81 % of the page) is read as the last row of the body and
  * would join the paragraph above it. Document-wide, such rows repeat at the top or bottom edge of
  * most pages; this module finds their templates (digits folded) and splits matching rows out of body
  * blocks into header / footer blocks. Pure functions over raw blocks (document order).

@@ -107,7 +107,7 @@ describe('findTables across partitions', () => {
 
 describe('peelTitleRows', () => {
   const statement = (): PdfTableRegion => {
-    const title = line([span('The Boeing Company and Subsidiaries', 200, 100)]);
+    const title = line([span('The Northwind Company and Subsidiaries', 200, 100)]);
     const name = line([span('Consolidated Statements of Equity', 205, 111)]);
     const years = line([span('Years ended December 31', 215, 122)]);
     const header = line([span('(Dollars in millions)', 72, 140), span('Total', 330, 140)]);
@@ -116,7 +116,7 @@ describe('peelTitleRows', () => {
       kind: 'table',
       bbox: [60, 90, 380, 190],
       rows: [
-        ['', 'The Boeing Company and Subsidiaries', 'The Boeing Company and Subsidiaries'],
+        ['', 'The Northwind Company and Subsidiaries', 'The Northwind Company and Subsidiaries'],
         ['', 'Consolidated Statements of Equity', 'Consolidated Statements of Equity'],
         ['Years ended December 31', '', ''],
         ['(Dollars in millions)', '', 'Total'],

@@ -60,7 +60,7 @@ function titleRowText(row: readonly string[]): string | undefined {
 
 /**
  * Takes a table's title rows out of it: leading rows (at most four, while the table keeps two rows)
- * whose only text is one phrase, such as `The Boeing Company and Subsidiaries` / `Consolidated
+ * whose only text is one phrase, such as `The Northwind Company and Subsidiaries` / `Consolidated
  * Statements of Equity` / `Years ended December 31` inside a shaded statement. Their lines go back to
  * the text flow above the table, where they are typed like any other text (a statement title becomes
  * a heading); the table's box starts below them and header rows are recounted. Returns the table
