@@ -6,7 +6,9 @@
 // The documents are read where they are (a subset is a folder of links in a temporary folder; nothing is copied).
 //
 //   node tools/bench/collection/bench-collection.mjs [--data ../shared/data/eval/wide] [--limit N] [--jobs N|auto]
-//        [--embedder hashing|sif|openai] [--keep DIR] [--json]
+//        [--embedder hashing|sif|openai] [--keep DIR] [--cpu-prof DIR] [--json]
+// --cpu-prof DIR writes V8 CPU profiles of the build (the CLI's main thread and each build worker thread) into DIR
+// (open them in Chrome DevTools › Performance, or sum self time per package) to see where the build's time goes.
 // Needs built dist (`npx nx run-many -t build -p cli`), poppler-utils (pdftotext) and /usr/bin/time for peak RSS.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -27,6 +29,7 @@ const jobs = option('--jobs', 'auto');
 const embedder = option('--embedder', undefined);
 const keep = option('--keep', undefined);
 const json = args.includes('--json');
+const cpuProf = option('--cpu-prof', undefined);
 const cli = join(root, 'apps', 'cli', 'bin', 'doctree.js');
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -68,11 +71,12 @@ const pdftotextMs = performance.now() - t;
 log(`  pdftotext -layout: ${(pdftotextMs / 1000).toFixed(1)} s`);
 
 /** Runs the CLI under /usr/bin/time; resolves with wall ms, peak RSS (KB) and stdout. */
-function runCli(cliArgs, onTick) {
+function runCli(cliArgs, onTick, profile = false) {
   return new Promise((resolveRun, reject) => {
+    const nodeArgs = profile && cpuProf ? ['--cpu-prof', '--cpu-prof-dir', resolve(cpuProf)] : [];
     const env = { ...process.env, ...(embedder ? { DOCTREE_EMBEDDER: embedder } : {}) };
     const command = gnuTime ? gnuTime : process.execPath;
-    const commandArgs = gnuTime ? ['-f', 'RSSKB=%M CPUS=%U %S', process.execPath, cli, ...cliArgs] : [cli, ...cliArgs];
+    const commandArgs = gnuTime ? ['-f', 'RSSKB=%M CPUS=%U %S', process.execPath, ...nodeArgs, cli, ...cliArgs] : [...nodeArgs, cli, ...cliArgs];
     const started = performance.now();
     const child = spawn(command, commandArgs, { env, cwd: root });
     let out = '';
@@ -99,7 +103,9 @@ const landed = () => {
 };
 const build = await runCli(['collection', 'ingest', '--input-dir', input, '--collection-dir', collectionDir, '--jobs', jobs, '--json'], (ms) =>
   log(`  collection ingest: ${landed()}/${pdfs.length} document(s) landed after ${(ms / 1000).toFixed(0)} s`),
+  true,
 );
+if (cpuProf) log(`  CPU profiles in ${resolve(cpuProf)}`);
 if (build.code !== 0 && !build.out.trim().startsWith('{')) {
   console.error(`bench-collection: the build failed (exit ${build.code}):\n${build.err}`);
   process.exit(1);
