@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createChatClient } from '@doctree/agents';
 import { removeStaleTempFiles } from '@doctree/ingest';
 import { loadDataset, runEvaluation, type EvalDataset, type EvalProgressEvent, type EvaluationResult } from '@doctree/eval';
 import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig, type MetricsFile } from '@doctree/schema';
+import { writeFileAtomic } from '@doctree/schema/node';
 import type { EvalDocumentProgress } from './eval-documents.js';
 import type { EvalSystemContext, EvalSystemsOptions } from './eval-systems.js';
 import { loadEvalSystems } from './eval-systems-modules.js';
@@ -140,13 +139,6 @@ async function recordLlmFailures(path: string, metrics: MetricsFile, failures: R
       return stats ? { ...system, llm_failures: stats } : system;
     }),
   };
-  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(temp, `${JSON.stringify(updated, null, 2)}\n`);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw DocTreeError.from(error, 'IO_WRITE_FAILED', { file: path });
-  }
+  await writeFileAtomic(path, `${JSON.stringify(updated, null, 2)}\n`);
   return updated;
 }

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 
 import type { MetricsFile } from '@doctree/schema';
 
-import { writeFileAtomic } from '../runner/atomic-file.js';
+import { writeFileAtomic } from '@doctree/schema/node';
 import { escapeHtml } from './html-escape.js';
 import { REPORT_STYLE, tableHtml } from './html-report.js';
 import { markdownFence, markdownTableLines } from './markdown-report.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TraceSchema, type Prediction, type Trace, type TraceAnswer } from '@doctree/schema';
 
 import type { ScoredPrediction } from '../metrics/aggregate.js';
-import { writeFileAtomic } from '../runner/atomic-file.js';
+import { writeFileAtomic } from '@doctree/schema/node';
 import { escapeHtml } from './html-escape.js';
 import { renderTraceViewerHtml } from './trace-viewer-html.js';
 

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { MetricsFile, Prediction } from '@doctree/schema';
 
 import { assertScored } from '../metrics/aggregate.js';
-import { writeFileAtomic } from '../runner/atomic-file.js';
+import { writeFileAtomic } from '@doctree/schema/node';
 import { renderHtmlReport } from './html-report.js';
 import { renderMarkdownReport } from './markdown-report.js';
 import { writeTraceViewers } from './trace-viewers.js';

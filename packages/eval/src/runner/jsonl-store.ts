@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { DocTreeError, formatIssues } from '@doctree/schema';
 import type { z } from 'zod';
 
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '@doctree/schema/node';
 
 /** Records of a JSON-lines file read by {@link readJsonLinesFile}. */
 export interface JsonLinesContent<T> {

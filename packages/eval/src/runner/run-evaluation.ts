@@ -11,7 +11,7 @@ import type { ScoreAnswerOptions } from '../metrics/answer-score.js';
 import { computeMetrics, goldOf, scorePrediction } from '../metrics/aggregate.js';
 import { DEFAULT_KS, uniqueRanking } from '../metrics/retrieval-metrics.js';
 import { writeReports } from '../report/write-reports.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '@doctree/schema/node';
 import { JsonLinesAppender, readJsonLinesFile } from './jsonl-store.js';
 import type { EvalProgressEvent } from './progress.js';
 import { assertSystemId, validateSystemAnswer } from './qa-system.js';

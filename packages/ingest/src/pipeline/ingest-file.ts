@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { DocTreeError, type ContentList, type DocTree } from '@doctree/schema';
+import { writeFilesAtomically } from '@doctree/schema/node';
 import { buildDocTree } from '../builder/tree-builder.js';
 import { enhanceContentList, type EnhanceReport } from '../enhancer/enhance-content-list.js';
 import { adaptMarkdown } from '../markdown/markdown-adapter.js';
@@ -255,26 +256,7 @@ async function previousSource(path: string): Promise<{ filename?: string; sha256
 
 /** Writes every file under a temporary name first, then renames them all; on failure removes what it wrote. */
 async function writeAllOrNothing(dir: string, files: Array<[string, string | Uint8Array]>): Promise<void> {
-  let createdDir = false;
-  const temps: string[] = [];
-  const untracks: Array<() => void> = [];
-  try {
-    createdDir = (await mkdir(dir, { recursive: true })) !== undefined;
-    // Temporaries of an ingest that was killed (its process is gone) would stay forever.
-    await removeStaleTempFiles(dir);
-    const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    for (const [name, data] of files) {
-      const temp = join(dir, `${name}${suffix}`);
-      temps.push(temp);
-      untracks.push(trackTempPath(temp));
-      await writeFile(temp, data);
-    }
-    for (const [i, [name]] of files.entries()) await rename(temps[i]!, join(dir, name));
-  } catch (error) {
-    await Promise.all(temps.map((t) => rm(t, { force: true })));
-    if (createdDir) await rm(dir, { recursive: true, force: true });
-    throw new DocTreeError('IO_WRITE_FAILED', `cannot write the document folder: ${(error as Error).message}`, { file: dir, cause: error });
-  } finally {
-    for (const untrack of untracks) untrack();
-  }
+  // Temporaries of an ingest that was killed (its process is gone) would stay forever; those of this run are removed
+  // when it ends by a signal.
+  await writeFilesAtomically(dir, files, { beforeWrite: removeStaleTempFiles, trackTemporary: trackTempPath });
 }

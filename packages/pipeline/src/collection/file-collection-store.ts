@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isProcessAlive } from '@doctree/ingest';
-import { createVectorIndex, loadVectorIndex, writeFileAtomic, type VectorBackendRequest } from '@doctree/index';
+import { createVectorIndex, loadVectorIndex, type VectorBackendRequest } from '@doctree/index';
 import {
   COLLECTION_MANIFEST_FORMAT,
   COLLECTION_MANIFEST_VERSION,
@@ -22,6 +22,7 @@ import {
   type SelectionNodeHit,
   type VectorIndex,
 } from '@doctree/schema';
+import { swapDirectory, writeFileAtomic } from '@doctree/schema/node';
 import { acquireFileLock } from './collection-lock.js';
 import { decodeSelectionData, encodeSelectionData } from './selection-file.js';
 
@@ -159,8 +160,7 @@ export class FileCollectionStore implements CollectionStore {
     await writeFileAtomic(join(staged, COLLECTION_FILES.selectionFile), encodeSelectionData(selection));
     const target = this.versionDir(row.doc_id, row.build_id);
     await mkdir(dirname(target), { recursive: true });
-    await rm(target, { recursive: true, force: true });
-    await rename(staged, target);
+    await swapDirectory(staged, target);
     await rm(dirname(staged), { recursive: true, force: true });
     const previous = manifest.documents.find((d) => d.doc_id === row.doc_id);
     const documents = [...manifest.documents.filter((d) => d.doc_id !== row.doc_id), row].sort((a, b) => a.doc_id.localeCompare(b.doc_id));
