@@ -7,6 +7,8 @@ export type { DocTreeErrorCodeInfo, DocTreeErrorCode, DocTreeErrorOptions, DocTr
 export { PageIdxSchema, PageNumberSchema, pageFromIndex, indexFromPage, BBoxSchema, PageSizeSchema, PageSpanSchema, CharSpanSchema, Sha256Schema } from "./common.js";
 export type { BBox, PageSize, PageSpan, CharSpan } from "./common.js";
 export { formatIssues, parseWith, parseJsonLines } from "./validation.js";
+export { HTML_TABLE_LIMITS, decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtmlTable, tableToMarkdown } from "./table-html.js";
+export type { HtmlTable } from "./table-html.js";
 export type { ValidationContext } from "./validation.js";
 export { ownTable, setOwn } from "./own-keys.js";
 export { OPENROUTER_BASE_URL, LlmConfigSchema, EmbedderConfigSchema, IndexConfigSchema, AgentConfigSchema, DocTreeConfigSchema, configFromEnv, resolveConfig, REDACTED, redactSecrets, configSecrets } from "./config.js";

@@ -1,4 +1,2 @@
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** Escapes text for HTML element content and attribute values: the one implementation of `@doctree/schema`. */
+export { escapeHtml } from '@doctree/schema';

@@ -1,6 +1,6 @@
 import type { DocTreeNode } from '@doctree/schema';
 import { CASH_FLOW_HTML } from '../testing/fixture-trees.js';
-import { parseHtmlTable } from './html-table.js';
+import { HTML_TABLE_LIMITS, parseHtmlTable } from './html-table.js';
 import { findScale, parseNumberText } from './number-text.js';
 import { readTable, tableGridToMarkdown } from './table-reader.js';
 
@@ -37,7 +37,7 @@ describe('parseHtmlTable', () => {
       ['Item', 'Value'],
       ['A & B c', '1 000'],
     ]);
-    expect(grid.rows[2]).toHaveLength(200);
+    expect(grid.rows[2]).toHaveLength(HTML_TABLE_LIMITS.maxColumns);
     expect(grid.rows[0]!.slice(2).every((c) => c === '')).toBe(true);
     const nested = parseHtmlTable('<table><tr><td>outer<table><tr><td>inner</td></tr></table></td><td>2</td></tr></table>');
     expect(nested.rows).toEqual([['outer inner', '2']]);

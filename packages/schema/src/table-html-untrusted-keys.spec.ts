@@ -1,9 +1,9 @@
-import { decodeEntities, parseHtmlTable } from './html-table.js';
+import { decodeHtmlEntities as decodeEntities, parseHtmlTable } from './table-html.js';
 
 // Entity names come from documents: `&constructor;` or `&toString;` are unknown names, left as written.
 const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__'];
 
-describe('toolhub decodeEntities / parseHtmlTable with names of Object.prototype properties', () => {
+describe('decodeHtmlEntities / parseHtmlTable with names of Object.prototype properties', () => {
   it.each(PROTO_NAMES)('leaves &%s; as written', (name) => {
     expect(decodeEntities(`&${name};`)).toBe(`&${name};`);
     expect(decodeEntities(`x &${name}; &amp; &#36;`)).toBe(`x &${name}; & $`);

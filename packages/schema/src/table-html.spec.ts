@@ -1,4 +1,4 @@
-import { decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtmlTable, tableToMarkdown } from './html-table.js';
+import { HTML_TABLE_LIMITS, decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtmlTable, tableToMarkdown } from './table-html.js';
 
 describe('parseHtmlTable', () => {
   it('reads thead/tbody with th and td', () => {
@@ -85,5 +85,23 @@ describe('HTML helpers', () => {
     const html = gridToHtml([['a<b', 'c'], ['1', '2']], 1);
     expect(html).toBe('<table><thead><tr><th>a&lt;b</th><th>c</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>');
     expect(parseHtmlTable(html)).toEqual({ rows: [['a<b', 'c'], ['1', '2']], headerRows: 1 });
+  });
+});
+
+describe('parseHtmlTable limits', () => {
+  it('clamps a hostile colspan to the column limit', () => {
+    const table = parseHtmlTable('<table><tr><td colspan="999999999">x</td><td>y</td></tr></table>');
+    expect(table.rows[0]!.length).toBe(HTML_TABLE_LIMITS.maxColumns);
+  });
+
+  it('reads at most maxRows rows, so a hostile rowspan="0" stays bounded', () => {
+    const html = `<table><tr><td rowspan="0">a</td></tr>${'<tr><td>b</td></tr>'.repeat(HTML_TABLE_LIMITS.maxRows + 50)}</table>`;
+    const table = parseHtmlTable(html);
+    expect(table.rows.length).toBe(HTML_TABLE_LIMITS.maxRows);
+    expect(table.rows.at(-1)).toEqual(['a', 'b']);
+  });
+
+  it('reads bare rows without a <table> around them', () => {
+    expect(parseHtmlTable('<tr><td>1</td><td>2</td></tr>').rows).toEqual([['1', '2']]);
   });
 });
