@@ -6,7 +6,8 @@
 // ESM without dependencies, because it runs before `npm install`. Idempotent, and fast (well under 2 s with
 // --no-build) when everything is already in place.
 //
-//   node tools/setup/setup.mjs [--no-build] [--help]
+//   node tools/setup/setup.mjs [--no-build] [--no-services] [--help]
+//     --no-services: skip the PostgreSQL + pgvector and redis-server step (the main job does not need them; tests do)
 //
 // Environment:
 //   DOCTREE_SKIP_FAISS=1     do not load, restore or build faiss-node (DocTree uses its pure-TS exact index)
@@ -42,10 +43,10 @@ const warn = (message) => console.warn(`[setup] WARNING: ${message}`);
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 if (args.includes('--help') || args.includes('-h')) {
-  console.log('Usage: node tools/setup/setup.mjs [--no-build]\n  Installs dependencies when needed, makes faiss-node load (restore from cache or build), apt-installs tesseract-ocr,\n  poppler-utils and chromium as root on Debian/Ubuntu when missing, builds the workspace.\n  Env: DOCTREE_SKIP_FAISS=1, DOCTREE_REQUIRE_FAISS=1, XDG_CACHE_HOME, DOCTREE_SKIP_CHROMIUM=1, DOCTREE_CHROMIUM=PATH, DOCTREE_SKIP_OCR=1.');
+  console.log('Usage: node tools/setup/setup.mjs [--no-build] [--no-services]\n  Installs dependencies when needed, makes faiss-node load (restore from cache or build), apt-installs tesseract-ocr,\n  poppler-utils and chromium as root on Debian/Ubuntu when missing, builds the workspace.\n  Env: DOCTREE_SKIP_FAISS=1, DOCTREE_REQUIRE_FAISS=1, XDG_CACHE_HOME, DOCTREE_SKIP_CHROMIUM=1, DOCTREE_CHROMIUM=PATH, DOCTREE_SKIP_OCR=1.');
   process.exit(0);
 }
-const unknown = args.filter((arg) => arg !== '--no-build');
+const unknown = args.filter((arg) => arg !== '--no-build' && arg !== '--no-services');
 if (unknown.length > 0) {
   console.error(`[setup] unknown argument(s): ${unknown.join(' ')} (try --help)`);
   process.exit(2);
@@ -398,7 +399,7 @@ if (faissVersion === undefined && process.env.DOCTREE_REQUIRE_FAISS === '1') {
 }
 ensureOcr();
 ensureChromium();
-log(`services: ${ensureServices()}`);
+log(`services: ${args.includes('--no-services') ? 'skipped (--no-services)' : ensureServices()}`);
 if (!args.includes('--no-build')) buildWorkspace();
 ensureWordTable();
 log(`ready in ${seconds(started)} (vector backend: ${faissVersion === undefined ? 'exact (pure TS)' : `faiss-node ${faissVersion}`})`);
