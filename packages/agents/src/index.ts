@@ -8,7 +8,7 @@ export { chatCostUsd, OPENAI_CHAT_CLIENT_DEFAULTS, OpenAIChatClient } from './ll
 export type { ChatCallRecord, ChatPrice, ChatPurpose, OpenAIChatClientOptions } from './llm/openai-chat-client.js';
 export { DRY_RUN_CHAT_CLIENT_DEFAULTS, DryRunChatClient, median } from './llm/dry-run-chat-client.js';
 export type { DryRunCall, DryRunChatClientOptions, DryRunStats } from './llm/dry-run-chat-client.js';
-export { isRetryable, retryAfterMs, retryDelayMs } from './llm/chat-retry.js';
+export { isRetryable, retryAfterMs, retryDelayMs, sleep } from './llm/chat-retry.js';
 export type { ChatRetryPolicy } from './llm/chat-retry.js';
 export { FENCE_DATA_DEFAULTS, fenceData } from './llm/prompt-fence.js';
 export type { FenceDataOptions } from './llm/prompt-fence.js';

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import { isRetryable, retryDelayMs, type ChatCallRecord, type ChatPrice, type ChatPurpose } from '@doctree/agents';
+import { isRetryable, retryDelayMs, sleep, type ChatCallRecord, type ChatPrice, type ChatPurpose } from '@doctree/agents';
 import { mapOpenAIError } from '@doctree/index';
 import { DocTreeError, redactSecrets, type ChatModelClient, type ChatReply, type ChatRequest, type TokenUsage } from '@doctree/schema';
 
@@ -309,22 +309,6 @@ function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T>
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** Waits `ms`, rejecting with `CANCELLED` as soon as `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new DocTreeError('CANCELLED', 'The chat request was cancelled', { cause: signal.reason }));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new DocTreeError('CANCELLED', 'The chat request was cancelled', { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
