@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { DocTreeError } from '@doctree/schema';
+import { lookupFolders } from '../io/lookup-folders.js';
 
 import { quantizeRow } from './word-vector-cache.js';
 
@@ -44,21 +45,7 @@ export function locateWinkEmbeddings(packageDir?: string): WinkEmbeddingsLocatio
   const candidates: string[] = [];
   if (packageDir !== undefined) candidates.push(resolve(packageDir));
   else {
-    const starts = [process.cwd()];
-    const script = process.argv[1];
-    if (script !== undefined) {
-      try {
-        starts.push(dirname(realpathSync(script)));
-      } catch {
-        // The script path may not exist (REPL, eval); the current directory is enough then.
-      }
-    }
-    for (const start of starts) {
-      for (let dir = resolve(start); ; dir = dirname(dir)) {
-        candidates.push(join(dir, 'node_modules', WINK_EMBEDDINGS_PACKAGE));
-        if (dirname(dir) === dir) break;
-      }
-    }
+    for (const dir of lookupFolders()) candidates.push(join(dir, 'node_modules', WINK_EMBEDDINGS_PACKAGE));
   }
   for (const dir of candidates) {
     const manifest = join(dir, 'package.json');

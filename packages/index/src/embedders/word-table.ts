@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { DocTreeError } from '@doctree/schema';
+import { lookupFolders } from '../io/lookup-folders.js';
 import { z } from 'zod';
 
 import { writeFileAtomic } from '../io/atomic-write.js';
@@ -165,21 +166,9 @@ export function locateBundledWordTable(dir?: string): string | undefined {
   const folders: string[] = [];
   if (dir !== undefined) folders.push(resolve(dir));
   else {
-    const starts = [process.cwd()];
-    const script = process.argv[1];
-    if (script !== undefined) {
-      try {
-        starts.push(dirname(realpathSync(script)));
-      } catch {
-        // no script file (REPL, eval)
-      }
-    }
-    for (const start of starts) {
-      for (let at = resolve(start); ; at = dirname(at)) {
-        folders.push(join(at, 'node_modules', '@doctree', 'index', ...WORD_TABLE_DIR.split('/')));
-        if (existsSync(join(at, 'package.json')) && isIndexPackage(join(at, 'package.json'))) folders.push(join(at, ...WORD_TABLE_DIR.split('/')));
-        if (dirname(at) === at) break;
-      }
+    for (const at of lookupFolders()) {
+      folders.push(join(at, 'node_modules', '@doctree', 'index', ...WORD_TABLE_DIR.split('/')));
+      if (existsSync(join(at, 'package.json')) && isIndexPackage(join(at, 'package.json'))) folders.push(join(at, ...WORD_TABLE_DIR.split('/')));
     }
   }
   for (const folder of folders) {
