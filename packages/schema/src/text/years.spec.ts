@@ -1,0 +1,56 @@
+import { cellYear, findYears, withoutYears, yearMentions } from './years.js';
+
+describe('years', () => {
+  it('reads whole-word years 1900–2099 by default, not FY-glued ones, 18xx only when asked', () => {
+    expect(findYears('Sales 2023 and 1999 rose from 1850; FY2020; 21000; 2023.')).toEqual([1999, 2023]);
+    expect(findYears('Founded in 1850, listed in 2001', { since: 1800, boundary: 'number' })).toEqual([1850, 2001]);
+  });
+
+  it('takes a fiscal prefix into the mention, so a year next to FY is one mention', () => {
+    expect(yearMentions('FY 2022 and fy2023 and 2024', { prefix: 'fy' }).map((m) => [m.text, m.year])).toEqual([
+      ['FY 2022', 2022],
+      ['fy2023', 2023],
+      ['2024', 2024],
+    ]);
+    expect(findYears("fiscal year 2021, FY'2022, fiscal 2023", { prefix: 'fiscal' })).toEqual([2021, 2022, 2023]);
+    expect(findYears('calendar year 2019 vs financial year 2020', { prefix: 'period' })).toEqual([2019, 2020]);
+  });
+
+  it('expands two-digit fiscal years and year ranges only when asked', () => {
+    expect(findYears('FY23 and FY 22')).toEqual([]);
+    expect(findYears("FY23 and FY '22", { twoDigit: 'fy' })).toEqual([2023]);
+    expect(findYears("FY23 and FY '22", { twoDigit: 'fiscal' })).toEqual([2022, 2023]);
+    expect(findYears('the 2018-19 season', { ranges: true })).toEqual([2018, 2019]);
+    expect(findYears('the 2018-21 plan', { ranges: true })).toEqual([2018]);
+  });
+
+  it('tells years from amounts with the number and amount boundaries', () => {
+    const text = 'We paid $2019, sold 2,020 units, kept 2021.5 tonnes and 2022 million, in 2023';
+    expect(findYears(text)).toEqual([2019, 2021, 2022, 2023]);
+    expect(findYears(text, { boundary: 'number' })).toEqual([2022, 2023]);
+    expect(findYears(text, { boundary: 'amount' })).toEqual([2021, 2023]);
+    expect(findYears('FY2018 and 2019', { boundary: 'number' })).toEqual([2019]);
+  });
+
+  it('keeps text order and repeats in mentions, with offsets into the text', () => {
+    const text = 'In 2020 (FY 2021) and 2020 again';
+    const mentions = yearMentions(text, { prefix: 'fy' });
+    expect(mentions.map((m) => m.year)).toEqual([2020, 2021, 2020]);
+    for (const m of mentions) expect(text.slice(m.start, m.end)).toBe(m.text);
+  });
+
+  it('removes years to leave quantities', () => {
+    expect(withoutYears('In 2023 sales rose 12%')).toBe('In   sales rose 12%');
+    expect(withoutYears('2023: 12', '')).toBe(': 12');
+  });
+
+  it('reads whole cells and tokens, with the prefix and suffix asked for', () => {
+    expect(cellYear('2018')).toBe(2018);
+    expect(cellYear('FY2018')).toBeUndefined();
+    expect(cellYear('FY 2018', { prefix: 'fy' })).toBe(2018);
+    expect(cellYear('2019E', { suffix: 'letter' })).toBe(2019);
+    expect(cellYear('2023Q2', { suffix: 'quarter' })).toBe(2023);
+    expect(cellYear('2018 vs 2017', { prefix: 'fy' })).toBeUndefined();
+    expect(cellYear(' 2018 ')).toBeUndefined();
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * Years written in text: the one year vocabulary of DocTree (questions, table headers, sentences, file names). Four-digit
+ * years 1900–2099 by default (`since: 1800` adds 18xx); the options name what else counts — a fiscal prefix (`FY2023`,
+ * `fiscal year 2023`), two-digit fiscal years (`FY23`), year ranges (`2018-19`) and how a bare year is told from an
+ * amount. General language only: which words of a field name a period belong to its domain pack.
+ */
+
+/** Source of a four-digit year 1900–2099, without groups or anchors, to compose into larger patterns. */
+export const YEAR_SOURCE = '(?:19|20)[0-9]{2}';
+
+/** Source of a four-digit year 1800–2099, without groups or anchors. */
+export const YEAR_SINCE_1800_SOURCE = '(?:1[89]|20)[0-9]{2}';
+
+/**
+ * Words written before a year that belong to its mention:
+ * - `none`: the year alone;
+ * - `fy`: `FY2023`, `FY 2023`;
+ * - `fiscal`: also `FY'2023`, `fiscal 2023`, `fiscal year 2023`;
+ * - `period`: `FY`, `fiscal (year)`, `financial year`, `CY`, `calendar year`, any spaces and an apostrophe between.
+ * Case is ignored (`fy2023`).
+ */
+export type YearPrefix = 'none' | 'fy' | 'fiscal' | 'period';
+
+/**
+ * How a year without a prefix is told apart from the digits around it:
+ * - `word`: a whole word (`\b2023\b`), the default;
+ * - `number`: not glued to letters or digits and not part of an amount (`$2023`, `2,023`, `2023.5`, `FY2023` are no
+ *   year), unicode-aware — for reading what a question asks against what a document writes;
+ * - `amount`: a whole word not after a currency sign or a number and not before a scale or percent word
+ *   (`2,000 million`, `2023 units`) — for the years a question asks about.
+ */
+export type YearBoundary = 'word' | 'number' | 'amount';
+
+/** What {@link yearMentions} and {@link findYears} read as a year. */
+export interface YearOptions {
+  /** Earliest century: 1900 (`19xx`, `20xx`; default) or 1800 (`18xx` too). */
+  since?: 1800 | 1900;
+  /** Words before a four-digit year that belong to its mention (default `none`). */
+  prefix?: YearPrefix;
+  /** Two-digit years after a prefix of this kind (`FY23`, `FY'23` → 2023); off by default. */
+  twoDigit?: Exclude<YearPrefix, 'none'> | false;
+  /** `2018-19`, `2018/19`, `2018–19`: the end year too (only when it is the next year); off by default. */
+  ranges?: boolean;
+  /** How a bare year is told from the digits around it (default `word`). */
+  boundary?: YearBoundary;
+}
+
+/** One year written in a text. */
+export interface YearMention {
+  /** The year (two-digit years and range ends expanded: `FY23` → 2023). */
+  year: number;
+  /** Offset of the mention's first character (its prefix, when it has one). */
+  start: number;
+  /** Offset after its last character. */
+  end: number;
+  /** The mention as written (`FY 2023`, `2023`, `2018-19` for a range end). */
+  text: string;
+}
+
+const PREFIX_SOURCE: Readonly<Record<Exclude<YearPrefix, 'none'>, string>> = {
+  fy: "FY\\s?",
+  fiscal: "(?:FY\\s?|fiscal\\s+(?:year\\s+)?)'?",
+  period: "(?:FY|fiscal(?:\\s+year)?|financial\\s+year|CY|calendar\\s+year)\\s*'?",
+};
+
+const BOUNDARY_SOURCE: Readonly<Record<YearBoundary, (year: string) => [string, string]>> = {
+  word: (year) => [`\\b(${year})\\b`, 'g'],
+  number: (year) => [`(?<![\\p{L}\\p{N}.,$€£¥])(${year})(?![\\p{N}]|[.,]\\d)`, 'gu'],
+  amount: (year) => [`(?<![$€£¥0-9.,])\\b(${year})\\b(?![0-9.,]*\\s*(?:%|percent|million|billion|thousand|units))`, 'gi'],
+};
+
+/** Compiled patterns per option set (a handful of option sets exist; patterns are stateless apart from lastIndex). */
+const PATTERNS = new Map<string, { bare: RegExp; prefixed?: RegExp; twoDigit?: RegExp; range?: RegExp }>();
+
+function patternsFor(options: YearOptions): { bare: RegExp; prefixed?: RegExp; twoDigit?: RegExp; range?: RegExp } {
+  const since = options.since ?? 1900;
+  const prefix = options.prefix ?? 'none';
+  const twoDigit = options.twoDigit ?? false;
+  const boundary = options.boundary ?? 'word';
+  const key = `${since}|${prefix}|${twoDigit}|${options.ranges === true}|${boundary}`;
+  const cached = PATTERNS.get(key);
+  if (cached) return cached;
+  const year = since === 1800 ? YEAR_SINCE_1800_SOURCE : YEAR_SOURCE;
+  const [bare, flags] = BOUNDARY_SOURCE[boundary](year);
+  const compiled = {
+    bare: new RegExp(bare, flags),
+    ...(prefix !== 'none' ? { prefixed: new RegExp(`\\b${PREFIX_SOURCE[prefix]}(${year})\\b`, 'gi') } : {}),
+    ...(twoDigit !== false ? { twoDigit: new RegExp(`\\b${PREFIX_SOURCE[twoDigit]}([0-9]{2})\\b`, 'gi') } : {}),
+    ...(options.ranges === true ? { range: /\b(19|20)([0-9]{2})\s*[-/–]\s*([0-9]{2})\b/g } : {}),
+  };
+  PATTERNS.set(key, compiled);
+  return compiled;
+}
+
+/**
+ * Every year written in `text`, in text order (repeats kept). A bare year inside a prefixed mention (`2023` of
+ * `FY 2023`) is one mention, the prefixed one.
+ *
+ * @example
+ * ```ts
+ * yearMentions('Sales in FY 2022 and 2023').map((m) => m.text); // ['2022', '2023']
+ * yearMentions('Sales in FY 2022 and 2023', { prefix: 'fy' }).map((m) => m.text); // ['FY 2022', '2023']
+ * yearMentions('FY23 against 2018-19', { twoDigit: 'fy', ranges: true }).map((m) => m.year); // [2023, 2018, 2019]
+ * ```
+ */
+export function yearMentions(text: string, options: YearOptions = {}): YearMention[] {
+  const patterns = patternsFor(options);
+  const prefixed: YearMention[] = [];
+  const mention = (m: RegExpMatchArray, year: number): YearMention => ({ year, start: m.index!, end: m.index! + m[0].length, text: m[0] });
+  if (patterns.prefixed) for (const m of text.matchAll(patterns.prefixed)) prefixed.push(mention(m, Number(m[1])));
+  if (patterns.twoDigit) for (const m of text.matchAll(patterns.twoDigit)) prefixed.push(mention(m, 2000 + Number(m[1])));
+  const inside = (m: YearMention): boolean => prefixed.some((p) => p.start <= m.start && m.end <= p.end);
+  const out = [...prefixed];
+  for (const m of text.matchAll(patterns.bare)) {
+    const bare = mention(m, Number(m[1]));
+    // The match of the `number` / `amount` boundaries is the year itself: its lookarounds take no characters.
+    if (!inside(bare)) out.push(bare);
+  }
+  if (patterns.range) {
+    for (const m of text.matchAll(patterns.range)) {
+      const start = Number(m[1]! + m[2]!);
+      const end = Number(m[1]! + m[3]!);
+      if (end === start + 1) out.push(mention(m, end));
+    }
+  }
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * The years written in `text`, sorted and unique (see {@link YearOptions} for what counts).
+ *
+ * @example
+ * ```ts
+ * findYears('Revenue grew from 2021 to 2023; FY2020 was flat'); // [2021, 2023]
+ * findYears('Revenue grew from 2021 to 2023; FY2020 was flat', { prefix: 'fy' }); // [2020, 2021, 2023]
+ * ```
+ */
+export function findYears(text: string, options: YearOptions = {}): number[] {
+  return [...new Set(yearMentions(text, options).map((m) => m.year))].sort((a, b) => a - b);
+}
+
+/**
+ * `text` with every whole-word year 1900–2099 replaced by `replacement` (default a space): the numbers left are
+ * quantities, not years.
+ *
+ * @example
+ * ```ts
+ * withoutYears('In 2023 sales rose 12%'); // 'In   sales rose 12%'
+ * ```
+ */
+export function withoutYears(text: string, replacement = ' '): string {
+  return text.replace(new RegExp(`\\b${YEAR_SOURCE}\\b`, 'g'), replacement);
+}
+
+/** What a whole cell or token may hold besides the year ({@link cellYear}). */
+export interface CellYearOptions {
+  /** Words before the year: `none` (default), or a {@link YearPrefix} (`FY2018`, `FY 2018`). */
+  prefix?: YearPrefix;
+  /** What may follow the year: nothing (default), one letter (`2018A`, `2019E`) or a quarter (`2023Q2`). */
+  suffix?: 'none' | 'letter' | 'quarter';
+}
+
+const CELL_PATTERNS = new Map<string, RegExp>();
+
+/**
+ * The year a whole cell or token is (`2018`, `FY2018` with `prefix: 'fy'`, `2023Q2` with `suffix: 'quarter'`), else
+ * undefined. The cell is not trimmed: trim it first where spaces do not matter.
+ *
+ * @example
+ * ```ts
+ * cellYear('2018'); // 2018
+ * cellYear('FY 2018', { prefix: 'fy' }); // 2018
+ * cellYear('2018 vs 2017'); // undefined
+ * ```
+ */
+export function cellYear(cell: string, options: CellYearOptions = {}): number | undefined {
+  const prefix = options.prefix ?? 'none';
+  const suffix = options.suffix ?? 'none';
+  const key = `${prefix}|${suffix}`;
+  let pattern = CELL_PATTERNS.get(key);
+  if (!pattern) {
+    const after = suffix === 'letter' ? '[A-Z]?' : suffix === 'quarter' ? '(?:Q[1-4])?' : '';
+    pattern = new RegExp(`^${prefix === 'none' ? '' : `(?:${PREFIX_SOURCE[prefix]})?`}(${YEAR_SOURCE})${after}$`, 'i');
+    CELL_PATTERNS.set(key, pattern);
+  }
+  const m = pattern.exec(cell);
+  return m ? Number(m[1]) : undefined;
+}
