@@ -11,6 +11,7 @@ export { HTML_TABLE_LIMITS, decodeHtmlEntities, escapeHtml, extractTableHtml, gr
 export type { HtmlTable } from "./table-html.js";
 export type { ValidationContext } from "./validation.js";
 export { ownTable, setOwn } from "./own-keys.js";
+export { schemasAtPath } from "./schema-path.js";
 export { OPENROUTER_BASE_URL, LlmConfigSchema, EmbedderConfigSchema, IndexConfigSchema, AgentConfigSchema, DocTreeConfigSchema, configFromEnv, resolveConfig, REDACTED, redactSecrets, configSecrets } from "./config.js";
 export type { LlmConfig, EmbedderConfig, IndexConfig, AgentConfig, DocTreeConfig, DocTreeConfigInput, ConfigSource, ResolveConfigOptions, ResolvedConfig } from "./config.js";
 export { INGEST_LIMIT_DEFAULTS, IngestLimitsConfigSchema, IngestConfigSchema } from "./ingest-limits.js";

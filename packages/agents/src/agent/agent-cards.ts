@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DocTreeError, pageFromIndex } from '@doctree/schema';
+import { AnswerFormatSchema, AnswerValueSchema, DocTreeError, SupportSchema, TokenUsageSchema, pageFromIndex } from '@doctree/schema';
 import type { AnswerReader, ChatModelClient, ComputedOperand, ComputedValue, Hit, Observation, ReadResult, RouterDecision, Support } from '@doctree/schema';
 import { FIGURE_ROLES, nodeHit } from '@doctree/toolhub';
 import type { HubToolCard, ToolContext } from '@doctree/toolhub';
@@ -27,6 +27,42 @@ export function answersComputedValue(read: ReadRecord): boolean {
   const value = typeof answer === 'number' ? answer : typeof answer === 'string' ? Number(answer.replace(/[%,$\s]/g, '')) : Number.NaN;
   return (read.computed ?? []).some((c) => (Number.isFinite(value) && Math.abs(c.value - value) <= 1e-6 * Math.max(1, Math.abs(c.value)) + 0.005) || c.text === answer);
 }
+
+/** Zod schema of the data of `reader.answer`: the reader's {@link ReadResult}, the reader id and the nodes it observed. */
+export const ReaderCardDataSchema = z.object({
+  answer: AnswerValueSchema,
+  answer_format: AnswerFormatSchema,
+  display: z.string().optional(),
+  confidence: z.number().min(0).max(1),
+  support: z.array(SupportSchema),
+  usage: TokenUsageSchema.optional(),
+  notes: z.array(z.string()).optional(),
+  reader: z.string(),
+  observed: z.array(z.string()),
+});
+
+/** Zod schema of the data of `judger.verify`: the judger's {@link JudgeVerdict}. */
+export const JudgeVerdictSchema: z.ZodType<JudgeVerdict> = z.object({
+  pass: z.boolean(),
+  score: z.number().min(0).max(1),
+  failures: z.array(z.object({ check: z.enum(['format', 'unit', 'time', 'entailment', 'support', 'evidence', 'model']), severity: z.enum(['major', 'minor']), message: z.string() })),
+  action: z.enum(['accept', 'fallback', 'replan']),
+  judge: z.string(),
+  usage: TokenUsageSchema.optional(),
+  notes: z.array(z.string()).optional(),
+});
+
+/** Zod schema of the data of `vlm.answer`: the model's description of each figure. */
+export const VlmAnswerDataSchema = z.object({
+  descriptions: z.array(z.object({ node_id: z.string(), page: z.number().int(), source: z.string(), description: z.string() })),
+});
+
+/** Zod schema of the data of `vlm.count`: the count per figure, their total and the figures that could not be counted. */
+export const VlmCountDataSchema = z.object({
+  total: z.number(),
+  counts: z.array(z.object({ node_id: z.string(), page: z.number().int(), count: z.number() })),
+  failed: z.array(z.string()),
+});
 
 /**
  * The per-question state the agent cards work in (the agent loop provides one per `ask`): the question, the router
@@ -255,11 +291,12 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
   const { reader, judger, session, vision } = options;
   const maxReadNodes = options.maxReadNodes ?? AGENT_CARDS_DEFAULTS.maxReadNodes;
 
-  const readerCard: HubToolCard<ReaderAnswerArgs, ReadResult & { reader: string; observed: string[] }> = {
+  const readerCard: HubToolCard<ReaderAnswerArgs, z.infer<typeof ReaderCardDataSchema>> = {
     id: 'reader.answer',
     description:
       'Reads the evidence (packs, hits) and the nodes earlier steps found (computed cells, regions, headings, outline, visual) with the configured reader; returns the typed answer with exact supports. Args: question, evidence, computed, regions, headings, outline, visual, ranked.',
     args: ReaderAnswerArgsSchema,
+    output: ReaderCardDataSchema,
     kind: 'read',
     async run(args, context, signal) {
       const ranked = nodeIdsIn(args.ranked);
@@ -293,6 +330,7 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
     id: 'judger.verify',
     description: 'Verifies the last answer (format, unit, time, entailment by overlap, support) with the configured judger: accept, fallback or replan. Args: answer, evidence, format, units, years, strict.',
     args: JudgerVerifyArgsSchema,
+    output: JudgeVerdictSchema,
     kind: 'judge',
     async run(args, _context, signal) {
       const last = session.reads[session.reads.length - 1];
@@ -317,10 +355,11 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
     throw new DocTreeError('TOOL_NOT_CONFIGURED', `${id} needs a vision model; none is configured`, { hint: 'Configure llm.vlm_model (or llm.model) with an endpoint, or plan without vlm.* steps.' });
   };
 
-  const vlmAnswerCard: HubToolCard<VlmArgs, { descriptions: Array<{ node_id: string; page: number; source: string; description: string }> }> = {
+  const vlmAnswerCard: HubToolCard<VlmArgs, z.infer<typeof VlmAnswerDataSchema>> = {
     id: 'vlm.answer',
     description: 'Asks the vision model about figures (regions, hits or the figures of 1-based pages), focused on the question; their observations then carry the model description. Args: question, regions, nodes, pages, topk.',
     args: VlmArgsSchema,
+    output: VlmAnswerDataSchema,
     kind: 'vision',
     async run(args, context) {
       if (!vision) return notConfigured('vlm.answer');
@@ -335,10 +374,11 @@ export function createAgentCards(options: AgentCardsOptions): HubToolCard[] {
     },
   };
 
-  const vlmCountCard: HubToolCard<VlmArgs, { total: number; counts: Array<{ node_id: string; page: number; count: number }>; failed: string[] }> = {
+  const vlmCountCard: HubToolCard<VlmArgs, z.infer<typeof VlmCountDataSchema>> = {
     id: 'vlm.count',
     description: 'Renders figures (regions, hits or the figures of 1-based pages) and asks the vision model to count what the question names; returns per-figure counts and the total. Args: question, regions, nodes, pages, topk.',
     args: VlmArgsSchema,
+    output: VlmCountDataSchema,
     kind: 'vision',
     async run(args, context, signal) {
       if (!vision) return notConfigured('vlm.count');

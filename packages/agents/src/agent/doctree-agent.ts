@@ -14,6 +14,7 @@ import { LlmJudger } from '../judger/llm-judger.js';
 import { RuleJudger } from '../judger/rule-judger.js';
 import { Observer, type ObserverOptions } from '../observer/observe.js';
 import { PLANNER_TOOL_IDS, type PlanFlag } from '../planner/plan-vocabulary.js';
+import { cardOutputsOf } from '../planner/plan-references.js';
 import { replan } from '../planner/replan.js';
 import { blankDecision, TemplatePlanner } from '../planner/template-planner.js';
 import { ExtractiveReader } from '../reader/extractive-reader.js';
@@ -373,21 +374,25 @@ export class DocTreeAgent {
 
     // 2) Planner
     checkCancelled();
-    let plan = await this.planner.plan(decision, { question, ...(signal ? { signal } : {}) });
+    const cardSession = this.#cardSession(question, decision, trace, session, signal);
+    const cards = [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...this.#lanes.cards, ...(o.hub?.cards ?? [])];
+    const replacing = [...this.#lanes.replace, ...(o.hub?.replace ?? [])];
+    // Plans are checked against the data schemas of the cards this ask's ToolHub will hold.
+    const cardOutputs = cardOutputsOf([...cards, ...replacing]);
+    let plan = await this.planner.plan(decision, { question, cardOutputs, ...(signal ? { signal } : {}) });
     const plans: StrategyPlan[] = [plan];
     this.#recordPlan(trace, plan, 'plan');
     emit('plan', 0, `${plan.template}: ${plan.stages.map((s) => s.stage).join(' → ')}; steps ${plan.steps.map((s) => s.tool).join(', ') || 'none'}`);
     this.#failOnLlmError(trace);
     await pause();
 
-    const cardSession = this.#cardSession(question, decision, trace, session, signal);
     const hub = ToolHub.create({
       index: this.index,
       domain: domain.pack,
       ...(this.chat ? { chat: this.chat } : {}),
       trace,
-      cards: [...createAgentCards({ reader: this.reader, judger: this.judger, session: cardSession, ...(this.#vision ? { vision: this.#vision } : {}) }), ...this.#lanes.cards, ...(o.hub?.cards ?? [])],
-      replace: [...this.#lanes.replace, ...(o.hub?.replace ?? [])],
+      cards,
+      replace: replacing,
       ...(o.hub?.timeoutMs !== undefined ? { timeoutMs: o.hub.timeoutMs } : {}),
       ...(o.hub?.fuse ? { fuse: o.hub.fuse } : {}),
       ...(o.hub?.expand ? { expand: o.hub.expand } : {}),
@@ -504,7 +509,7 @@ export class DocTreeAgent {
 
       // REPLAN?
       if (!policies.wantsReplan({ plan, retrieval, read: current, ...(verdict ? { verdict } : {}) }) || attempt >= maxReplans) break;
-      const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools, retrievalLanes });
+      const next = replan(plan, { coverage: retrieval.coverage, confidence: current.result.confidence, hits: retrieval.hits.length, attempt, flags }, { decision, template, knownTools, retrievalLanes, cardOutputs });
       trace.record({
         type: 'replan',
         message: next.exhausted ? 'nothing left to widen' : next.applied.join('; '),

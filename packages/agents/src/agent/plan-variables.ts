@@ -1,4 +1,5 @@
 import type { Hit } from '@doctree/schema';
+import { parseReference } from '../planner/plan-vocabulary.js';
 
 /** Result of {@link resolveStepArgs}: the arguments with references replaced, and the references that could not be. */
 export interface ResolvedArgs {
@@ -7,11 +8,9 @@ export interface ResolvedArgs {
   missing: string[];
 }
 
-const REFERENCE = /^\$([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)$/;
-
 /** True when a value is a `$VAR` / `$VAR.path` reference. */
 export function isReference(value: unknown): value is string {
-  return typeof value === 'string' && REFERENCE.test(value);
+  return parseReference(value) !== undefined;
 }
 
 /** Reads `a.b.0.c` from a value (array indexes are numbers); undefined when the path does not exist. */
@@ -31,11 +30,9 @@ export function readPath(value: unknown, path: readonly string[]): unknown {
 
 /** The value of one reference, or undefined. */
 export function resolveReference(reference: string, variables: ReadonlyMap<string, unknown>): unknown {
-  const m = REFERENCE.exec(reference);
-  if (!m) return undefined;
-  const path = m[2] ? m[2].slice(1).split('.') : [];
-  if (!variables.has(m[1]!)) return undefined;
-  return readPath(variables.get(m[1]!), path);
+  const parsed = parseReference(reference);
+  if (!parsed || !variables.has(parsed.name)) return undefined;
+  return readPath(variables.get(parsed.name), parsed.path);
 }
 
 /** A saved tool result (`{ hits, data }`) or a hit list, as a list of hits; undefined for anything else. */

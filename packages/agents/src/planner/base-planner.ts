@@ -1,7 +1,9 @@
 import { DocTreeError, RouterDecisionSchema, StrategyPlanSchema, formatIssues } from '@doctree/schema';
 import type { DocTreeErrorCode, QueryPlanOptions, QueryPlanner, RouterDecision, StrategyPlan } from '@doctree/schema';
 
-import { PLANNER_TOOL_IDS, PLAN_VARIABLES, RETRIEVAL_TOOL_IDS, parsePlanCondition, referencedVariables } from './plan-vocabulary.js';
+import { PLANNER_TOOL_IDS, PLAN_VARIABLES, RETRIEVAL_TOOL_IDS, parsePlanCondition, planReferences } from './plan-vocabulary.js';
+import { PLAN_VARIABLE_SCHEMAS, defaultCardOutputs, referenceProblem, savedValueSchema, type CardOutputSchemas } from './plan-references.js';
+import type { z } from 'zod';
 import { carryAnalysis } from '../analysis/question-analysis.js';
 
 /** Per-call options of {@link BasePlanner.plan}: those of the `QueryPlanner` interface of `@doctree/schema`. */
@@ -43,6 +45,12 @@ export interface BasePlannerOptions {
    * its registry (cards of kind `retrieval`, e.g. `retrievers` of `DocTreeAgentOptions`). Lanes are known tools too.
    */
   retrievalLanes?: readonly string[];
+  /**
+   * Declared data schemas of the cards plans may name (`ToolCard.output`, by tool id): `$VAR.path` references into a
+   * step's saved value are checked against them when the plan is built. Default the ToolHub's own cards
+   * ({@link defaultCardOutputs}); the agent passes those of its registry.
+   */
+  cardOutputs?: CardOutputSchemas;
   /** Called after each planning (tracing). Must not throw. */
   onPlan?: (record: PlanRecord) => void;
 }
@@ -69,7 +77,7 @@ export const BASE_PLANNER_DEFAULTS = { knownTools: PLANNER_TOOL_IDS, retrievalLa
 export abstract class BasePlanner implements QueryPlanner {
   /** Name reported in traces. */
   abstract readonly name: string;
-  readonly #options: Required<Pick<BasePlannerOptions, 'knownTools' | 'retrievalLanes'>> & Pick<BasePlannerOptions, 'onPlan'>;
+  readonly #options: Required<Pick<BasePlannerOptions, 'knownTools' | 'retrievalLanes'>> & Pick<BasePlannerOptions, 'onPlan' | 'cardOutputs'>;
 
   constructor(options: BasePlannerOptions = {}) {
     const o = { ...BASE_PLANNER_DEFAULTS, ...options };
@@ -96,7 +104,12 @@ export abstract class BasePlanner implements QueryPlanner {
     // The question's analysis travels with the decision through the re-validation.
     const outcome = await this._plan(carryAnalysis(decision, parsed.data), options);
     throwIfCancelled(this.name, options.signal);
-    const plan = checkPlan(outcome?.plan, { knownTools: this.#options.knownTools, retrievalLanes: this.#options.retrievalLanes, planner: this.name });
+    const plan = checkPlan(outcome?.plan, {
+      knownTools: this.#options.knownTools,
+      retrievalLanes: this.#options.retrievalLanes,
+      planner: this.name,
+      ...(options.cardOutputs ?? this.#options.cardOutputs ? { cardOutputs: options.cardOutputs ?? this.#options.cardOutputs } : {}),
+    });
     const record: PlanRecord = { planner: this.name, decision: parsed.data, plan, latencyMs: performance.now() - started };
     if (outcome.fallback !== undefined) record.fallback = outcome.fallback;
     try {
@@ -105,6 +118,11 @@ export abstract class BasePlanner implements QueryPlanner {
       // A tracing hook must not break planning.
     }
     return plan;
+  }
+
+  /** Declared data schemas of the cards, when given in the options (else the ToolHub's own cards are used). */
+  get cardOutputs(): CardOutputSchemas | undefined {
+    return this.#options.cardOutputs;
   }
 
   /** The planning itself. The public method validates the decision before and the plan after. */
@@ -125,13 +143,16 @@ export interface CheckPlanOptions {
   planner?: string;
   /** Error code of a bad plan. Default `INTERNAL` (a planner bug); `LLM_BAD_OUTPUT` for model-written plans. */
   code?: DocTreeErrorCode;
+  /** Declared data schemas of the cards, by tool id. Default {@link defaultCardOutputs}. */
+  cardOutputs?: CardOutputSchemas;
 }
 
 /**
  * Validates a plan and returns it with schema defaults applied: `StrategyPlanSchema`, stage methods that are known
  * retrieval lanes, step tools that are known tools, unique stage names and step ids, `within` naming an earlier stage,
  * `depends_on` naming earlier steps, `$variables` that are built in ({@link PLAN_VARIABLES}) or saved by an earlier
- * step, parseable conditions, and a final answer variable some step saves. Throws `code` naming the first problem.
+ * step, `$VAR.path` references whose path exists in the schema of that variable (a step's saved value follows the
+ * data schema its card declares, `ToolCard.output`), parseable conditions, and a final answer variable some step saves. Throws `code` naming the first problem.
  */
 export function checkPlan(value: unknown, options: CheckPlanOptions = {}): StrategyPlan {
   const retrieval = new Set<string>(options.retrievalLanes ?? RETRIEVAL_TOOL_IDS);
@@ -156,18 +177,34 @@ export function checkPlan(value: unknown, options: CheckPlanOptions = {}): Strat
     stages.add(stage.stage);
   }
   const variables = new Set<string>(Object.keys(PLAN_VARIABLES));
+  const schemas = new Map<string, z.ZodType>(PLAN_VARIABLE_SCHEMAS);
+  const outputs = options.cardOutputs ?? defaultCardOutputs();
   const steps = new Set<string>();
   for (const step of plan.steps) {
     if (steps.has(step.step_id)) fail(`two steps have the id ${step.step_id}`);
     if (!known.has(step.tool)) fail(`step ${step.step_id} names unknown tool ${step.tool}`);
     for (const dep of step.depends_on) if (!steps.has(dep)) fail(`step ${step.step_id} depends on ${dep}, which is not an earlier step`);
-    for (const name of referencedVariables(step.args)) if (!variables.has(name)) fail(`step ${step.step_id} reads $${name} before any step saves it`);
+    for (const reference of planReferences(step.args)) {
+      if (!variables.has(reference.name)) fail(`step ${step.step_id} reads $${reference.name} before any step saves it`);
+      const schema = schemas.get(reference.name);
+      const problem = schema ? referenceProblem(reference, schema) : undefined;
+      if (problem !== undefined) fail(`step ${step.step_id} reads ${problem} (${step.tool} gets it from ${savedBy(plan.steps, reference.name)})`);
+    }
     steps.add(step.step_id);
-    if (step.save_as !== undefined) variables.add(step.save_as);
+    if (step.save_as !== undefined) {
+      variables.add(step.save_as);
+      schemas.set(step.save_as, savedValueSchema(step.tool, outputs.get(step.tool)));
+    }
   }
   for (const fallback of plan.fallbacks) checkCondition(fallback.condition, fail);
   if (!variables.has(plan.final.answer_var)) fail(`the final answer variable ${plan.final.answer_var} is saved by no step`);
   return plan;
+}
+
+/** Who provides a variable, for messages: the step saving it, or `the loop` for built-in ones. */
+function savedBy(steps: StrategyPlan['steps'], name: string): string {
+  const step = [...steps].reverse().find((s) => s.save_as === name);
+  return step ? `step ${step.step_id} (${step.tool})` : 'the loop';
 }
 
 function checkCondition(condition: string, fail: (message: string) => never): void {

@@ -71,4 +71,17 @@ describe('LlmPlanner', () => {
     expect(records.map((r) => r.fallback?.code)).toEqual(['LLM_BAD_OUTPUT', 'LLM_BAD_OUTPUT', 'LLM_UNAVAILABLE']);
     expect(records[1]!.fallback!.message).toMatch(/unknown tool shell\.exec/);
   });
+
+  it('falls back to the template plan when the model reads a field no card returns (checked when the plan is built)', async () => {
+    const wrongField = (r: RecordedChatRequest): ScriptedChatReply => {
+      const reply = widening(r) as { kind: 'json'; value: { plan: { steps: unknown[] } } };
+      reply.value.plan.steps.unshift({ step_id: 'X', tool: 'structure.children', args: { node_id: '$pack.items.0.nodeId' }, save_as: 'OUTLINE' });
+      return reply;
+    };
+    const fake = await server({ chat: [wrongField] });
+    const records: PlanRecord[] = [];
+    expect(await new LlmPlanner({ client: client(fake), onPlan: (r) => records.push(r) }).plan(decision)).toEqual(draft);
+    expect(records[0]!.fallback?.code).toBe('LLM_BAD_OUTPUT');
+    expect(records[0]!.fallback!.message).toMatch(/\$pack\.items\.0 has no field "nodeId"/);
+  });
 });

@@ -94,7 +94,8 @@ export class LlmPlanner extends BasePlanner {
     }
     try {
       const { plan } = parseJsonReply(text, ReplySchema, 'plan');
-      return { plan: checkPlan(plan, { knownTools: this.knownTools, retrievalLanes: this.retrievalLanes, planner: 'llm planner', code: 'LLM_BAD_OUTPUT' }) };
+      const outputs = options.cardOutputs ?? this.cardOutputs;
+      return { plan: checkPlan(plan, { knownTools: this.knownTools, retrievalLanes: this.retrievalLanes, planner: 'llm planner', code: 'LLM_BAD_OUTPUT', ...(outputs ? { cardOutputs: outputs } : {}) }) };
     } catch (error) {
       return this.#fallback(draft, error);
     }

@@ -120,16 +120,39 @@ export function evaluatePlanCondition(condition: string, state: PlanState, plan?
   }
 }
 
-/** Variable names a step argument references (`$TABLES.hits.0.node_id` → `TABLES`), anywhere in nested arrays / objects. */
-export function referencedVariables(value: unknown): string[] {
-  const out = new Set<string>();
+/** A `$VAR` / `$VAR.path.0.field` reference: the variable's name and the path into its value (array indexes as strings). */
+export interface PlanReference {
+  /** The reference as written. */
+  text: string;
+  name: string;
+  path: string[];
+}
+
+/** The form of a reference: the whole string is `$` + a name + dotted keys or indexes. */
+const REFERENCE = /^\$([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)$/;
+
+/** The reference a string is, or undefined when it is a plain value (`$5 million`, `$US`, `cost in $`). */
+export function parseReference(value: unknown): PlanReference | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = REFERENCE.exec(value);
+  if (!m) return undefined;
+  return { text: value, name: m[1]!, path: m[2] ? m[2].slice(1).split('.') : [] };
+}
+
+/** Every reference in a step's arguments, anywhere in nested arrays / objects, in order of appearance. */
+export function planReferences(value: unknown): PlanReference[] {
+  const out: PlanReference[] = [];
   const walk = (v: unknown): void => {
-    if (typeof v === 'string') {
-      const m = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(v);
-      if (m) out.add(m[1]!);
-    } else if (Array.isArray(v)) v.forEach(walk);
+    const reference = parseReference(v);
+    if (reference) out.push(reference);
+    else if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk);
   };
   walk(value);
-  return [...out];
+  return out;
+}
+
+/** Variable names a step argument references (`$TABLES.hits.0.node_id` → `TABLES`), anywhere in nested arrays / objects. */
+export function referencedVariables(value: unknown): string[] {
+  return [...new Set(planReferences(value).map((r) => r.name))];
 }

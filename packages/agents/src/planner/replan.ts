@@ -3,6 +3,7 @@ import type { PlanStage, QueryType, RouterDecision, StrategyPlan } from '@doctre
 
 import { checkPlan } from './base-planner.js';
 import { MODEL_TOOL_IDS, RETRIEVAL_TOOL_IDS, evaluatePlanCondition } from './plan-vocabulary.js';
+import type { CardOutputSchemas } from './plan-references.js';
 import type { PlanState } from './plan-vocabulary.js';
 
 /** What the loop observed on the last pass. */
@@ -21,6 +22,8 @@ export interface ReplanOptions {
    * {@link RETRIEVAL_TOOL_IDS}; the agent passes its registry's lanes, your own included.
    */
   retrievalLanes?: readonly string[];
+  /** Declared data schemas of the cards, by tool id (to check the result's references). Default the ToolHub's own. */
+  cardOutputs?: CardOutputSchemas;
   /** Largest page window any stage gets. Default 6. */
   maxPageWindow?: number;
   /** Largest `k_nodes` any stage gets. Default 400. */
@@ -72,7 +75,7 @@ export function replan(plan: StrategyPlan, feedback: ReplanFeedback, options: Re
   if (applied.length === 0) {
     current = applyAction(current, { drop_within: true, ungate: true, expand_window: 1, widen_k: 2, enable: ['bm25_node.search', 'dense.search'] }, o, applied, 'generic: ');
   }
-  const checked = checkPlan(current, { ...(o.knownTools !== undefined ? { knownTools: o.knownTools } : {}), ...(o.retrievalLanes !== undefined ? { retrievalLanes: o.retrievalLanes } : {}), planner: 'replan' });
+  const checked = checkPlan(current, { ...(o.knownTools !== undefined ? { knownTools: o.knownTools } : {}), ...(o.retrievalLanes !== undefined ? { retrievalLanes: o.retrievalLanes } : {}), ...(o.cardOutputs !== undefined ? { cardOutputs: o.cardOutputs } : {}), planner: 'replan' });
   return { plan: checked, applied, exhausted: applied.length === 0 };
 }
 

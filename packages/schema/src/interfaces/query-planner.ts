@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { RouterDecision, StrategyPlan } from '../agent.js';
 
 /** Per-call options of {@link QueryPlanner.plan}. */
@@ -6,6 +7,11 @@ export interface QueryPlanOptions {
   question?: string;
   /** Cancels the planning (a model call included); a cancelled planning throws `DocTreeError` `CANCELLED`. */
   signal?: AbortSignal;
+  /**
+   * Declared data schemas of the cards the plan may name, by tool id (`ToolCard.output`; the agent passes its
+   * registry's): a plan's `$VAR.path` references are checked against them when it is built.
+   */
+  cardOutputs?: ReadonlyMap<string, z.ZodType | undefined>;
 }
 
 /**

@@ -19,5 +19,13 @@ export interface ToolCard<Args = unknown, Context = unknown, Data = unknown> {
   readonly args: z.ZodType<Args>;
   /** Retrieval lanes may run concurrently with each other. */
   readonly kind: 'retrieval' | 'structure' | 'pack' | 'extract' | 'compute' | 'read' | 'judge' | 'vision' | 'rank';
+  /**
+   * Zod schema of the `data` the card returns. A plan step saves `{ ...data, hits, data }` under its `save_as` name,
+   * and later steps read it by reference (`$TABLES.hits.0.node_id`, `$VALUE.display_value`): a planner's plan is
+   * checked against this schema when the plan is built (a reference to a field the card does not return is refused
+   * then, not guessed at run time), and the executor checks each call's `data` against it (a mismatch is an
+   * `INTERNAL` error result naming the card). A card without it returns data plans can only reference as a whole.
+   */
+  readonly output?: z.ZodType<Data>;
   run(args: Args, context: Context, signal?: AbortSignal): Promise<ToolOutput<Data>>;
 }

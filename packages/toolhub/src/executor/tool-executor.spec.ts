@@ -130,6 +130,29 @@ describe('ToolExecutor', () => {
     expect(results[2]!.error?.message).toMatch(/node_id/);
   });
 
+  it('holds a card to the output schema it declares: data that does not match is an error result naming the field', async () => {
+    const total = (data: unknown): ToolCard<Record<string, never>, Ctx, unknown> => ({
+      id: 'demo.total',
+      description: 'returns a total',
+      args: z.object({}),
+      output: z.object({ total: z.number() }),
+      kind: 'compute',
+      async run() {
+        return { data };
+      },
+    });
+    const call = (data: unknown) => new ToolExecutor({ registry: new ToolRegistry<Ctx>([total(data)]), context: { log: [] } }).call({ tool_id: 'demo.total' });
+    expect(await call({ total: 3 })).toMatchObject({ status: 'ok', data: { total: 3 } });
+    const bad = await call({ total: 'three' });
+    expect(bad).toMatchObject({ status: 'error', error: { code: 'INTERNAL' } });
+    expect(bad.error?.message).toMatch(/demo\.total returned data that does not match its declared output schema.*total/);
+  });
+
+  it('refuses to register a card whose output is not a zod schema', () => {
+    const card = { id: 'demo.odd', description: 'odd', args: z.object({}), kind: 'compute', output: { total: 'number' }, run: async () => ({}) } as unknown as ToolCard<unknown, Ctx, unknown>;
+    expect(() => new ToolRegistry<Ctx>([card])).toThrow(/declares an output that is not a zod schema/);
+  });
+
   it('runs retrieval lanes concurrently: both start before either ends', async () => {
     const ctx: Ctx = { log: [] };
     const release = gate();

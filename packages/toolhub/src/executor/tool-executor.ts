@@ -1,5 +1,6 @@
 import { DocTreeError, HitSchema, formatIssues } from '@doctree/schema';
 import type { Hit, TokenUsage, ToolOutput, ToolResult } from '@doctree/schema';
+import type { z } from 'zod';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { summarizeHits, type TraceEventInput, type TraceRecorder } from '../trace/trace-recorder.js';
 
@@ -255,18 +256,23 @@ export class ToolExecutor<Context> {
     running.catch(() => undefined); // a card that fails after a timeout must not surface as an unhandled rejection
     try {
       const output = (await Promise.race([running, stop])) as ToolOutput | undefined;
-      return this.#checkOutput(toolId, output);
+      return this.#checkOutput(toolId, output, card.output);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) outer?.removeEventListener('abort', onAbort);
     }
   }
 
-  #checkOutput(toolId: string, output: ToolOutput | undefined): ToolOutput {
+  #checkOutput(toolId: string, output: ToolOutput | undefined, dataSchema: z.ZodType | undefined): ToolOutput {
     if (output === undefined || output === null || typeof output !== 'object') {
       throw new DocTreeError('INTERNAL', `${toolId} returned ${output === null ? 'null' : typeof output} instead of { hits?, data?, tokens? }`);
     }
     if (output.hits !== undefined && !Array.isArray(output.hits)) throw new DocTreeError('INTERNAL', `${toolId} returned hits that are not an array`);
+    if (dataSchema !== undefined && output.data !== undefined) {
+      // Plans reference a card's data by the schema it declares (checked when the plan is built): hold the card to it.
+      const parsed = dataSchema.safeParse(output.data);
+      if (!parsed.success) throw new DocTreeError('INTERNAL', `${toolId} returned data that does not match its declared output schema: ${formatIssues(parsed.error)}`, { hint: 'Fix the card, or its `output` schema.' });
+    }
     if (this.#options.validateHits && output.hits) {
       const checked: Hit[] = [];
       for (const [i, hit] of output.hits.entries()) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { HubToolCard } from '../context/tool-context.js';
 import type { DocNavigator } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
-import { SCALE_MULTIPLIERS, parseNumberText, type Scale } from '../table/number-text.js';
+import { SCALE_MULTIPLIERS, ScaleSchema, parseNumberText, type Scale } from '../table/number-text.js';
 import type { TableGrid } from '../table/table-reader.js';
 import { conceptMatch, DEFAULT_CONCEPTS, namedConcepts, normalizeLabel, type Concept } from '../vocabulary/concept-vocabulary.js';
 
@@ -50,6 +50,34 @@ export interface ExtractColumnData {
   /** Requested columns (labels or years) that matched no column. */
   missing_columns: string[];
 }
+
+/** Zod schema of an {@link ExtractedCell}. */
+export const ExtractedCellSchema: z.ZodType<ExtractedCell> = z.object({
+  row: z.string(),
+  column: z.string(),
+  row_index: z.number().int(),
+  col_index: z.number().int(),
+  raw: z.string(),
+  value: z.number().nullable(),
+  value_scaled: z.number().nullable(),
+  unit: z.string().nullable(),
+  percent: z.boolean(),
+  scale: ScaleSchema.nullable(),
+  for_row: z.string().optional(),
+});
+
+/** Zod schema of {@link ExtractColumnData} (the card's declared output). */
+export const ExtractColumnDataSchema: z.ZodType<ExtractColumnData> = z.object({
+  node_id: z.string(),
+  page: z.number().int(),
+  caption: z.string().optional(),
+  columns: z.array(z.string()),
+  scale: ScaleSchema.nullable(),
+  currency: z.string().nullable(),
+  cells: z.array(ExtractedCellSchema),
+  missing_rows: z.array(z.string()),
+  missing_columns: z.array(z.string()),
+});
 
 /** Options of {@link extractCells}. */
 export interface ExtractCellsOptions {
@@ -300,6 +328,7 @@ export const extractColumnCard: HubToolCard<ExtractColumnArgs, ExtractColumnData
   description:
     'Reads cells of a table (node_id or label) by row labels and column labels or years; returns each cell as written and as a number with unit, percent flag and the table scale such as "(Millions)". Rows match by terms, abbreviations (PP&E) and concept wordings (capex ~ purchases of property, plant and equipment). Args: node_id (or tables: candidate node ids, the best-fitting one is read), rows, columns, years, min_match, best_row_only.',
   args: ExtractColumnArgsSchema,
+  output: ExtractColumnDataSchema,
   kind: 'extract',
   async run(args, context) {
     const nav = context.nav;

@@ -30,6 +30,14 @@ export interface HeadingFirstData {
   reason?: string;
 }
 
+/** Zod schema of {@link HeadingFirstData} (the card's declared output). */
+export const HeadingFirstDataSchema: z.ZodType<HeadingFirstData> = z.object({
+  section: z.object({ node_id: z.string(), title: z.string().optional(), page: z.number().int() }),
+  kind: z.enum(['sub_heading', 'item', 'paragraph', 'any']),
+  first: z.object({ node_id: z.string(), role: z.string(), text: z.string(), page: z.number().int(), item_index: z.number().int().optional() }).nullable(),
+  reason: z.string().optional(),
+});
+
 /** Items of a list node's text: one per line, bullets and numbering (`•`, `-`, `1.`, `(a)`) removed. */
 export function listItems(text: string): string[] {
   return text
@@ -80,6 +88,7 @@ export const extractHeadingFirstCard: HubToolCard<HeadingFirstArgs, HeadingFirst
   description:
     'Finds the first sub-heading, list item, paragraph or content node under a section (node_id, numbering or heading words). Args: node_id or title, kind (sub_heading | item | paragraph | any).',
   args: HeadingFirstArgsSchema,
+  output: HeadingFirstDataSchema,
   kind: 'extract',
   async run(args, context) {
     const nav = context.nav;

@@ -1,4 +1,4 @@
-import { HitSchema, pageFromIndex } from '@doctree/schema';
+import { EvidencePackSchema, HitSchema, pageFromIndex } from '@doctree/schema';
 import type { DocTreeNode, EvidenceItem, EvidencePack, Hit, RouterDecision } from '@doctree/schema';
 import { analyzeText, cosine, estimateTokens, findUnits, termFrequencies } from '@doctree/index';
 import { z } from 'zod';
@@ -345,6 +345,7 @@ export const packMmrKnapsackCard: HubToolCard<PackArgs, EvidencePack> = {
   description:
     'Packs candidates into evidence under a token budget with MMR (λ≈0.72) and a per-page limit; tables carry caption, header and cells, sections their gist; reports coverage of the needs (objects, units, years, keywords, pages). Args: candidates, ctx_tokens, mmr_lambda, per_page_limit, attach, max_items, role_limits, needs.',
   args: PackArgsSchema,
+  output: EvidencePackSchema,
   kind: 'pack',
   async run(args, context) {
     const pack = packEvidence(context.nav, args.candidates, {

@@ -98,10 +98,14 @@ export type RankLlmArgs = z.infer<typeof RankLlmArgsSchema>;
  * `rank.llm`: optional LLM rerank of local hits (local retrieval → structure expansion → `rank.llm`). Fails with
  * `TOOL_NOT_CONFIGURED` when the ToolHub has no chat model (offline mode), so plans can list it unconditionally.
  */
-export const rankLlmCard: HubToolCard<RankLlmArgs, { model: string; ranked: number }> = {
+/** Zod schema of the data of `rank.llm`: the model that ranked and how many hits it ranked. */
+export const RankLlmDataSchema = z.object({ model: z.string(), ranked: z.number().int().nonnegative() });
+
+export const rankLlmCard: HubToolCard<RankLlmArgs, z.infer<typeof RankLlmDataSchema>> = {
   id: 'rank.llm',
   description: 'Reranks hits with the configured chat model (passages sent as fenced data); not configured offline. Args: query, hits, top.',
   args: RankLlmArgsSchema,
+  output: RankLlmDataSchema,
   kind: 'rank',
   async run(args, context, signal) {
     if (!context.chat) {

@@ -3,7 +3,7 @@ import type { Hit, Retriever } from '@doctree/schema';
 import type { HubToolCard, ToolContext } from '../context/tool-context.js';
 import { expandRoles } from '../hits/node-hit.js';
 import { LaneArgsSchema, pageFilter, type LaneArgs } from '../retrieval/lane-args.js';
-import type { LaneWarning } from '../retrieval/retrieval-cards.js';
+import { LaneWarningSchema, type LaneWarning } from '../retrieval/retrieval-cards.js';
 
 /** Shape of a tool id (as the registry checks it). */
 const TOOL_ID = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
@@ -61,6 +61,7 @@ export function retrieverLaneCard(source: RetrieverSource, options: RetrieverLan
     id,
     description: options.description ?? `Retrieval lane ${id}${given !== undefined ? ` (retriever ${given.name})` : ''}. Args: query, k, roles, pages (1-based), page_window.`,
     args: LaneArgsSchema,
+    output: LaneWarningSchema,
     kind: 'retrieval',
     async run(args, context, signal) {
       const pageIdx = pageFilter(args.pages, args.page_window, context.nav.pageCount);

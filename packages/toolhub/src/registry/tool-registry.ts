@@ -76,6 +76,9 @@ export class ToolRegistry<Context = unknown> {
     if (typeof card.run !== 'function' || typeof card.args?.safeParse !== 'function') {
       throw new DocTreeError('USAGE', `tool card ${card.id} needs a zod args schema and a run function`);
     }
+    if (card.output !== undefined && typeof card.output?.safeParse !== 'function') {
+      throw new DocTreeError('USAGE', `tool card ${card.id} declares an output that is not a zod schema`, { hint: 'Set output to the zod schema of the data the card returns, or leave it out.' });
+    }
     if (!CARD_KINDS.has(card.kind)) {
       throw new DocTreeError('USAGE', `tool card ${card.id} has kind ${JSON.stringify(card.kind)}`, { hint: `Use one of ${[...CARD_KINDS].join(', ')} (retrieval cards are the lanes a plan stage may run).` });
     }

@@ -16,6 +16,9 @@ export interface LaneWarning {
   warning: string;
 }
 
+/** Zod schema of {@link LaneWarning} (the declared output of the lanes). */
+export const LaneWarningSchema: z.ZodType<LaneWarning> = z.object({ warning: z.string() });
+
 /**
  * Runs a retriever with the common lane arguments (roles expanded, 1-based pages turned into a 0-based filter). The
  * cards build their retrievers with `validateHits: false`: the executor checks every hit a card returns.
@@ -52,6 +55,7 @@ export const bm25NodeSearchCard: HubToolCard<Bm25SearchArgs, LaneWarning> = {
   description:
     'Keyword (BM25F) search over section headings/paths, figure and table titles, captions, table schemas, labels and paragraph text. Args: query, k, roles, pages (1-based), page_window, sources, boosts.',
   args: Bm25SearchArgsSchema,
+  output: LaneWarningSchema,
   kind: 'retrieval',
   run(args, context, signal) {
     const retriever = new Bm25NodeRetriever(context.index, { validateHits: false, ...(args.sources ? { sources: args.sources } : {}), ...(args.boosts ? { boosts: args.boosts } : {}) });
@@ -75,6 +79,7 @@ export const denseSearchCard: HubToolCard<DenseSearchArgs, LaneWarning> = {
   description:
     'Semantic (embedding) search over section variants (heading, gist, child surface, path), figures, tables and paragraphs. Args: query, k, roles, pages (1-based), page_window, views (coarse, leaf, leaf_raw), variants.',
   args: DenseSearchArgsSchema,
+  output: LaneWarningSchema,
   kind: 'retrieval',
   run(args, context, signal) {
     const retriever = new DenseRetriever(context.index, { validateHits: false, views: args.views, ...(args.variants ? { variants: args.variants } : {}) });
@@ -101,6 +106,7 @@ export const tableIndexSearchCard: HubToolCard<TableSearchArgs, LaneWarning> = {
   description:
     'Finds tables by caption, column headers, row labels, years, units and label (Table N); hits carry columns, scale and currency. Args: query, k, pages (1-based), page_window, years, units, labels.',
   args: TableSearchArgsSchema,
+  output: LaneWarningSchema,
   kind: 'retrieval',
   run(args, context, signal) {
     const retriever = new TableRetriever(context.index, {
@@ -129,6 +135,7 @@ export const chartIndexSearchCard: HubToolCard<ChartSearchArgs, LaneWarning> = {
   description:
     'Finds images and charts by caption, nearby text, label (Figure N) and chart type; hits carry chart_type and caption. Args: query, k, pages (1-based), page_window, labels, chart_type (statistical | image).',
   args: ChartSearchArgsSchema,
+  output: LaneWarningSchema,
   kind: 'retrieval',
   run(args, context, signal) {
     const retriever = new ChartRetriever(context.index, {
@@ -153,12 +160,26 @@ export interface PageLocateData {
   pages: LocatedPage[];
 }
 
+/** Zod schema of {@link PageLocateData} (the declared output of `page_locator.locate`). */
+export const PageLocateDataSchema: z.ZodType<PageLocateData> = z.object({
+  pages: z.array(
+    z.object({
+      page: z.number().int(),
+      page_idx: z.number().int(),
+      source: z.enum(['number', 'label', 'ordinal', 'last', 'given', 'window']),
+      distance: z.number(),
+      score: z.number(),
+    }),
+  ),
+});
+
 /** `page_locator.locate`: nodes on the pages a question names (see {@link PageLocator}). */
 export const pageLocatorCard: HubToolCard<PageLocateArgs, PageLocateData> = {
   id: 'page_locator.locate',
   description:
     'Resolves page hints (given 1-based pages, or "page 5", "pp. 3-4", "the last page", printed labels like "page iv" in the query) and returns the nodes on those pages ± page_window in reading order. Args: query, pages, page_window, roles, k, use_labels.',
   args: PageLocateArgsSchema,
+  output: PageLocateDataSchema,
   kind: 'retrieval',
   async run(args, context, signal) {
     const locator = new PageLocator(context.index, { validateHits: false, pageWindow: args.page_window, useLabels: args.use_labels, ...(args.pages ? { pages: args.pages } : {}) });

@@ -1,4 +1,4 @@
-import { pageFromIndex } from '@doctree/schema';
+import { BBoxSchema, pageFromIndex } from '@doctree/schema';
 import type { BBox, DocTreeNode, Hit } from '@doctree/schema';
 import { analyzeQuery } from '@doctree/index';
 import { z } from 'zod';
@@ -49,6 +49,24 @@ export interface FigureFinderData {
   regions: FigureRegion[];
 }
 
+/** Zod schema of a {@link FigureRegion}. */
+export const FigureRegionSchema: z.ZodType<FigureRegion> = z.object({
+  node_id: z.string(),
+  role: z.string(),
+  label: z.string().optional(),
+  page: z.number().int(),
+  page_idx: z.number().int(),
+  bbox: BBoxSchema.nullable(),
+  boxes: z.array(z.object({ page: z.number().int(), bbox: BBoxSchema })),
+  caption: z.string().optional(),
+  caption_node_id: z.string().optional(),
+  img_path: z.string().optional(),
+  chart_type: z.string(),
+});
+
+/** Zod schema of {@link FigureFinderData} (the declared output of `figure_finder.find_regions`). */
+export const FigureFinderDataSchema: z.ZodType<FigureFinderData> = z.object({ regions: z.array(FigureRegionSchema) });
+
 /** The region record of a figure / chart / table node. */
 export function figureRegion(nav: DocNavigator, node: DocTreeNode): FigureRegion {
   const caption = nav.captionOf(node);
@@ -78,6 +96,7 @@ export const figureFinderCard: HubToolCard<FigureFinderArgs, FigureFinderData> =
   description:
     'Finds figure regions (images, charts; tables when roles include table) on pages (1-based, ± page_window), in a section (section_id or section_title) or by label, with page, bbox, caption and image path. Args: query, pages, page_window, section_id, section_title, labels, roles, k.',
   args: FigureFinderArgsSchema,
+  output: FigureFinderDataSchema,
   kind: 'retrieval',
   async run(args, context) {
     const nav = context.nav;

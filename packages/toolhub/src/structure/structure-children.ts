@@ -63,6 +63,22 @@ export interface StructureChildrenData {
   children: ChildInfo[];
 }
 
+/** Zod schema of {@link StructureChildrenData} (the declared output of `structure.children`). */
+export const StructureChildrenDataSchema: z.ZodType<StructureChildrenData> = z.object({
+  parent: z.object({ node_id: z.string(), title: z.string().optional(), page: z.number().int() }),
+  children: z.array(
+    z.object({
+      position: z.number().int(),
+      node_id: z.string(),
+      role: z.string(),
+      title: z.string().optional(),
+      label: z.string().optional(),
+      text: z.string(),
+      page: z.number().int(),
+    }),
+  ),
+});
+
 /** Short text of a node for listings. */
 export function nodeLabelText(nav: DocNavigator, node: DocTreeNode): string {
   if (node.role === 'section') return node.title ?? '';
@@ -76,6 +92,7 @@ export const structureChildrenCard: HubToolCard<StructureChildrenArgs, Structure
   description:
     'Lists the ordered children of a section (by node_id, numbering or heading words): sub-sections, paragraphs, lists, tables, figures, with page and short text. Args: node_id or title, roles, limit.',
   args: StructureChildrenArgsSchema,
+  output: StructureChildrenDataSchema,
   kind: 'structure',
   async run(args, context) {
     const nav = context.nav;

@@ -157,12 +157,18 @@ export interface StructureExpandData {
   added: Array<{ node_id: string; expansion: string; expanded_from: string }>;
 }
 
+/** Zod schema of {@link StructureExpandData} (the declared output of `structure.expand`). */
+export const StructureExpandDataSchema: z.ZodType<StructureExpandData> = z.object({
+  added: z.array(z.object({ node_id: z.string(), expansion: z.string(), expanded_from: z.string() })),
+});
+
 /** `structure.expand`: the tree neighbourhood of hits as candidates (see {@link expandHits}). */
 export const structureExpandCard: HubToolCard<StructureExpandArgs, StructureExpandData> = {
   id: 'structure.expand',
   description:
     'Adds the tree neighbourhood of hits: parent section, ≤2 siblings, ≤2 children and representatives of sections, captions of figures/tables, referring paragraphs (ref edges), ≤8 nodes on the same page. Args: hits or node_ids, parent, siblings, children, same_page, refs, captions, top, max_candidates.',
   args: StructureExpandArgsSchema,
+  output: StructureExpandDataSchema,
   kind: 'structure',
   async run(args, context) {
     const nav = context.nav;

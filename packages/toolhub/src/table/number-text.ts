@@ -3,6 +3,8 @@
  * percents and scale words (`1.2 billion`). Shared by the table reader, `extract.column` and `compute.eval`.
  */
 
+import { z } from 'zod';
+
 /** Scale words and their multipliers. */
 export const SCALE_MULTIPLIERS = {
   thousands: 1e3,
@@ -13,6 +15,9 @@ export const SCALE_MULTIPLIERS = {
 
 /** A scale a number or a table is stated in. */
 export type Scale = keyof typeof SCALE_MULTIPLIERS;
+
+/** Zod schema of a {@link Scale} (tool card outputs declare it). */
+export const ScaleSchema = z.enum(Object.keys(SCALE_MULTIPLIERS) as [Scale, ...Scale[]]);
 
 const SCALE_WORDS: ReadonlyMap<string, Scale> = new Map([
   ['thousand', 'thousands'],
