@@ -54,11 +54,13 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     }
     switch (command) {
       case 'doctor': {
-        const { values } = parseCommandArgs(rest, { json: { type: 'boolean' }, config: { type: 'string' } });
+        const { values } = parseCommandArgs(rest, { json: { type: 'boolean' }, config: { type: 'string' }, store: { type: 'string' }, queue: { type: 'string' } });
         const config = loadCliConfig(io, values.config as string | undefined);
         const { buildDoctorReport, formatDoctorReport } = await import('./commands/doctor.js');
         const path = io.env['PATH'];
-        const report = await buildDoctorReport(config, path !== undefined ? { path } : {});
+        const storeUrl = (values.store as string | undefined) ?? io.env['DOCTREE_STORE'];
+        const queueUrl = (values.queue as string | undefined) ?? io.env['DOCTREE_QUEUE'];
+        const report = await buildDoctorReport(config, { ...(path !== undefined ? { path } : {}), ...(storeUrl ? { storeUrl } : {}), ...(queueUrl ? { queueUrl } : {}) });
         io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report));
         return report.ok ? 0 : 1;
       }
@@ -147,7 +149,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         return 0;
       }
       case 'ask': {
-        if (rest.some((a) => a === '--collection-dir' || a.startsWith('--collection-dir='))) {
+        if (rest.some((a) => a === '--collection-dir' || a.startsWith('--collection-dir=') || a === '--collection' || a.startsWith('--collection='))) {
           const { collectionAskCli } = await import('./commands/collection-ask.js');
           await collectionAskCli(io, rest);
           return 0;

@@ -25,13 +25,15 @@ export const TRACE_USAGE = `  doctree trace <trace.json> [--json] [--html out.ht
 /** Usage of `doctree eval` (also part of `doctree --help`). */
 export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag[,...] --out DIR [--limit N] [--concurrency N]
                  [--llm none|openai] [--judge] [--embedder hashing|sif|openai] [--backend auto|faiss|exact]
-                 [--docs DIR] [--json]
+                 [--docs DIR] [--store postgres://…] [--json]
                  Evaluate systems on a dataset (questions.jsonl, MMLongBench-Doc samples.json, FinanceBench
                  JSONL): metrics.json, predictions.jsonl, traces/, report.md, report.html in DIR. Rerunning the
                  same command resumes an interrupted run (a system whose configuration or module changed is
                  answered again). Systems: doctree, its ablations, rag, rag-hybrid, bm25-pages, or a module
                  exporting a system factory (./my-system.mjs, module:./x.js#createSystem). Documents are
-                 ingested into --docs (default data/eval)
+                 ingested into --docs (default data/eval). doctree-pg (the agent over documents written to and
+                 read back from PostgreSQL) and doctree-pg-hybrid (plus hybrid search in SQL) need --store
+                 (or DOCTREE_STORE)
 `;
 
 /** Usage lines of `doctree ingest` (part of the CLI help). */
@@ -56,6 +58,10 @@ export const COLLECTION_USAGE = `  doctree collection ingest|sync|status --colle
                  ingest builds what is new or changed (one worker per core), sync also removes deleted
                  files, status lists [NEW]/[MODIFIED]/[DELETED]/[FAILED] without changing anything. A second
                  run waits --wait seconds for the lock (default: fails at once, naming the holder)
+                 --store postgres://… (or DOCTREE_STORE) keeps the collection --collection NAME (default: the
+                 folder name of --collection-dir, else "default") in PostgreSQL + pgvector instead of the folder
+                 (every collection subcommand); ingest|sync --queue redis://…|postgres://… enqueues one job per
+                 document for \`doctree worker\` instead of building here (docs/scale-out.md)
   doctree collection meta set <doc_id> company=ACME year=2023 form=10-K title=... --collection-dir DIR
   doctree collection meta show [doc_id] --collection-dir DIR [--json]
                  Edit (an empty value clears) or show the metadata document selection filters on
@@ -69,7 +75,8 @@ export const COLLECTION_ASK_USAGE = `  doctree ask --collection-dir DIR "<questi
                  [--max-docs N] [--json] [--trace out.json] [--llm none|openai]
                  Ask a collection: documents are selected (metadata the question names, description match,
                  node hits of the selection index; scores shown), then asked; --doc skips selection,
-                 --where filters on company, year or form
+                 --where filters on company, year or form; --store postgres://… (or DOCTREE_STORE) with
+                 --collection NAME asks a collection kept in PostgreSQL
 `;
 
 /** Usage lines of `doctree workspace` (part of the CLI help). */
@@ -84,7 +91,9 @@ export const WORKSPACE_USAGE = `  doctree workspace init [DIR] | sources | meta 
 `;
 
 /** Usage line of `doctree doctor` (part of the CLI help). */
-export const DOCTOR_USAGE = `  doctree doctor [--json] [--config FILE]   Report Node, PDF engine, vector backend, LLM endpoint and OCR
+export const DOCTOR_USAGE = `  doctree doctor [--json] [--config FILE] [--store postgres://…] [--queue redis://…|postgres://…]
+                 Report Node, PDF engine, vector backend, LLM endpoint, OCR, and the store and job queue in
+                 use (DOCTREE_STORE, DOCTREE_QUEUE; one bounded connect each, passwords redacted)
 `;
 
 /** Usage lines of `doctree worker` (part of the CLI help). */

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import { buildCollectionDocument, createIndexComponents } from '@doctree/pipeline';
 import { DocTreeError } from '@doctree/schema';
 import type { CollectionDocument, CollectionStore, DocTreeConfig, DocumentSelectionData } from '@doctree/schema';
@@ -45,18 +45,19 @@ export function collectionJobHandlers(options: CollectionJobHandlersOptions): Do
     async build(job: DocumentJob) {
       const manifest = await options.store.readManifest();
       const previous = manifest?.documents.find((d) => d.doc_id === job.doc_id);
-      const kind = sourceKindOf(job.path);
-      const info = await stat(job.path).catch((cause: unknown) => {
-        throw new DocTreeError('INPUT_NOT_FOUND', `source of ${job.doc_id} not found`, { file: job.path, cause });
+      const source = sourcePath(job.path, manifest?.input_dir);
+      const kind = sourceKindOf(source);
+      const info = await stat(source).catch((cause: unknown) => {
+        throw new DocTreeError('INPUT_NOT_FOUND', `source of ${job.doc_id} not found`, { file: source, cause });
       });
       const staged = await options.store.stageDocument(job.doc_id);
       try {
         components ??= createIndexComponents(options.config);
-        const result = await buildCollectionDocument({ index: 0, docId: job.doc_id, input: job.path, kind, staged, config: options.config, ...(previous ? { previous: previous.metadata } : {}) }, await components);
+        const result = await buildCollectionDocument({ index: 0, docId: job.doc_id, input: source, kind, staged, config: options.config, ...(previous ? { previous: previous.metadata } : {}) }, await components);
         const at = new Date().toISOString();
         const row: CollectionDocument = {
           doc_id: job.doc_id,
-          path: previous?.path ?? job.path,
+          path: previous?.path ?? rowPath(source, manifest?.input_dir),
           kind,
           sha256: job.sha256,
           size: info.size,
@@ -77,6 +78,21 @@ export function collectionJobHandlers(options: CollectionJobHandlersOptions): Do
       }
     },
   };
+}
+
+/** The job's source file: absolute as given, or relative to the collection's input folder. */
+function sourcePath(path: string, inputDir: string | undefined): string {
+  return isAbsolute(path) || inputDir === undefined ? path : join(inputDir, path);
+}
+
+/**
+ * The manifest's `path` of a source: relative to the collection's input folder (`/`-separated) when it lies inside it
+ * — as `collection sync` records it, so the next sync or status finds the document unchanged — else absolute.
+ */
+function rowPath(source: string, inputDir: string | undefined): string {
+  if (inputDir === undefined) return source;
+  const rel = relative(inputDir, source);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? source : rel.split(sep).join('/');
 }
 
 /** The {@link JobStore} view of a collection store: hash lookup from the manifest, commit, removal. */

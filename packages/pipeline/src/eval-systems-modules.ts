@@ -32,6 +32,11 @@ export interface LoadEvalSystemsOptions extends CreateEvalSystemsOptions {
   baseDir?: string;
   /** Loads a module by file URL. Default the runtime's `import()` (tests running as CommonJS pass another loader). */
   importModule?: (url: string) => Promise<Record<string, unknown>>;
+  /**
+   * Systems by id beside the built-in ones, each made by its factory over the shared context (how an app plugs in a
+   * system whose packages the pipeline does not import, e.g. `doctree-pg` of the CLI). Default none.
+   */
+  factories?: ReadonlyMap<string, EvalSystemFactory>;
 }
 
 /**
@@ -49,8 +54,9 @@ export interface LoadEvalSystemsOptions extends CreateEvalSystemsOptions {
  *   for a module without the factory, a factory that throws or returns no system — each naming the module, with a hint.
  */
 export async function loadEvalSystems(specs: readonly string[], options: LoadEvalSystemsOptions): Promise<QaSystem[]> {
-  if (specs.length === 0) throw new DocTreeError('USAGE', 'no systems given', { hint: `Choose from: ${EVAL_SYSTEM_IDS.join(', ')}, or a module (./my-system.mjs).` });
-  const builtIn = specs.filter((s) => !isModuleSystem(s));
+  if (specs.length === 0) throw new DocTreeError('USAGE', 'no systems given', { hint: `Choose from: ${[...EVAL_SYSTEM_IDS, ...(options.factories?.keys() ?? [])].join(', ')}, or a module (./my-system.mjs).` });
+  const factories = options.factories ?? new Map<string, EvalSystemFactory>();
+  const builtIn = specs.filter((s) => !isModuleSystem(s) && !factories.has(s));
   // Unknown ids are refused before any module is loaded or document prepared.
   if (builtIn.length > 0) createEvalSystems(builtIn, { ...options, context: placeholderContext(options) });
   const context = createEvalSystemContext(options);
@@ -61,7 +67,9 @@ export async function loadEvalSystems(specs: readonly string[], options: LoadEva
   };
   const systems: QaSystem[] = [];
   for (const spec of specs) {
-    systems.push(isModuleSystem(spec) ? await loadModuleSystem(spec, factoryContext, options.baseDir ?? process.cwd(), options.importModule ?? nativeImport) : createEvalSystems([spec], { ...options, context })[0]!);
+    const factory = factories.get(spec);
+    if (factory !== undefined) systems.push(await factory(factoryContext));
+    else systems.push(isModuleSystem(spec) ? await loadModuleSystem(spec, factoryContext, options.baseDir ?? process.cwd(), options.importModule ?? nativeImport) : createEvalSystems([spec], { ...options, context })[0]!);
   }
   const ids = systems.map((s) => s.id);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);

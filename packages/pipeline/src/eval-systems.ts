@@ -6,6 +6,7 @@ import { estimateTokens, type DocIndex } from '@doctree/index';
 import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@doctree/rag-baseline';
 import { configSecrets, DocTreeError, type Answer, type AnswerReader, type ChatModelClient, type DocTreeConfig, type Observation, type Question, type RouterDecision, type TraceEvent } from '@doctree/schema';
 import { EvalDocuments, recordedBuildMs, type EvalDocumentsOptions } from './eval-documents.js';
+import type { PreparedDocument } from './prepare-document.js';
 import { answerCalibratorFromConfig, pageRankerFromConfig } from './model-files.js';
 import { domainPackFromConfig } from './domain-pack-file.js';
 
@@ -129,6 +130,12 @@ export interface DocTreeQaSystemOptions {
    * other parts answers again. Default none.
    */
   parts?: Record<string, unknown>;
+  /**
+   * Where the agent's index comes from, given the document the shared ingest and index prepared (e.g. the same
+   * document written to and read back from another store). Called once per prepared folder. Default the prepared
+   * document's own index.
+   */
+  index?: (prepared: PreparedDocument, signal: AbortSignal | undefined) => Promise<DocIndex>;
 }
 
 /** The DocTree ablations {@link createEvalSystems} knows: id → label and switch. */
@@ -150,7 +157,7 @@ export class DocTreeQaSystem extends BaseQaSystem {
   readonly id: string;
   readonly #context: EvalSystemContext;
   readonly #options: DocTreeQaSystemOptions;
-  readonly #agents = new Map<string, { docDir: string; agent: DocTreeAgent }>();
+  readonly #agents = new Map<string, { docDir: string; prepared: DocIndex; agent: DocTreeAgent }>();
 
   constructor(context: EvalSystemContext, options: DocTreeQaSystemOptions = {}) {
     super();
@@ -185,14 +192,15 @@ export class DocTreeQaSystem extends BaseQaSystem {
   async #agent(path: string, signal: AbortSignal | undefined): Promise<DocTreeAgent> {
     const prepared = await this.#context.documents.prepare(path, signal);
     const cached = this.#agents.get(path);
-    if (cached !== undefined && cached.docDir === prepared.docDir && cached.agent.index === prepared.index) return cached.agent;
+    if (cached !== undefined && cached.docDir === prepared.docDir && cached.prepared === prepared.index) return cached.agent;
+    const index = this.#options.index ? await this.#options.index(prepared, signal) : prepared.index;
     const { lanes, expansion, maxReplans, router } = this.switches;
     const { chat, config, secrets } = this.#context;
     const pageRanker = await pageRankerFromConfig(config);
   const domainPack = await domainPackFromConfig(config);
     const calibrator = await answerCalibratorFromConfig(config, chat ? 'llm' : 'extractive');
     const agent = new DocTreeAgent({
-      index: prepared.index,
+      index,
       ...(pageRanker ? { pageRanker } : {}),
     ...(domainPack ? { domainPack } : {}),
       ...(calibrator ? { calibrator } : {}),
@@ -204,9 +212,9 @@ export class DocTreeQaSystem extends BaseQaSystem {
       ctxTokens: config.agent.ctx_tokens,
       llmBudgetMs: config.llm.question_budget_ms,
       secrets,
-      ...(this.#options.agent?.(prepared.index) ?? {}),
+      ...(this.#options.agent?.(index) ?? {}),
     });
-    this.#agents.set(path, { docDir: prepared.docDir, agent });
+    this.#agents.set(path, { docDir: prepared.docDir, prepared: prepared.index, agent });
     return agent;
   }
 

@@ -6,7 +6,7 @@ import { configSecrets, DocTreeError, type ChatModelClient, type DocTreeConfig, 
 import { writeFileAtomic } from '@doctree/schema/node';
 import type { EvalDocumentProgress } from './eval-documents.js';
 import type { EvalSystemContext, EvalSystemsOptions } from './eval-systems.js';
-import { loadEvalSystems } from './eval-systems-modules.js';
+import { loadEvalSystems, type LoadEvalSystemsOptions } from './eval-systems-modules.js';
 import { countLlmFailures, LlmFailureCounter, type LlmFailureStats } from './llm-failures.js';
 import { drawEvalTraceViewers } from './trace-viewer/eval-trace-viewers.js';
 
@@ -23,6 +23,8 @@ export interface EvaluateQuestionsOptions {
   baseDir?: string;
   /** Loads a system module by file URL (see `LoadEvalSystemsOptions.importModule`). Default `import()`. */
   importModule?: (url: string) => Promise<Record<string, unknown>>;
+  /** Systems by id beside the built-in ones (see `LoadEvalSystemsOptions.factories`). Default none. */
+  systemFactories?: LoadEvalSystemsOptions['factories'];
   /** Output folder of the run (`metrics.json`, `predictions.jsonl`, `traces/`, `report.md`, `report.html`). */
   outDir: string;
   /** Resolved configuration: embedder, vector backend, data folder, LLM. */
@@ -103,7 +105,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     ...(options.context !== undefined ? { context: options.context } : {}),
     ...(options.onDocument !== undefined ? { onProgress: options.onDocument } : {}),
   };
-  const systems = (await loadEvalSystems(options.systems, { ...systemsOptions, ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}), ...(options.importModule !== undefined ? { importModule: options.importModule } : {}) })).map((system) => counter.wrapSystem(system));
+  const systems = (await loadEvalSystems(options.systems, { ...systemsOptions, ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}), ...(options.importModule !== undefined ? { importModule: options.importModule } : {}), ...(options.systemFactories !== undefined ? { factories: options.systemFactories } : {}) })).map((system) => counter.wrapSystem(system));
   // Temporaries of a run that was killed (their process is gone) would stay in the run folder forever.
   await removeStaleTempFiles(options.outDir);
   for (const system of systems) await removeStaleTempFiles(join(options.outDir, 'traces', system.id));

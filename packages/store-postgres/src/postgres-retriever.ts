@@ -23,7 +23,8 @@ export const POSTGRES_RETRIEVER_DEFAULTS = {
 
 /**
  * DocTree's {@link Retriever} over the Postgres store: each query runs {@link PostgresStore.hybridSearch} (HNSW kNN +
- * full text, fused by RRF in SQL) with the request's role and page filters. Drop-in for any lane or baseline, so
+ * full text, fused by RRF in SQL) with the request's role and page filters; records of one node (section variants,
+ * leaf chunks) collapse into that node, best first. Drop-in for any lane or baseline, so
  * the agent works unchanged on a collection held in Postgres.
  *
  * @example
@@ -45,15 +46,36 @@ export class PostgresRetriever extends BaseRetriever {
   protected async _retrieve(request: RetrieveRequest): Promise<Hit[]> {
     const { store, collection, embedder, docIds } = this.#options;
     const vector = embedder !== undefined && request.query.trim().length > 0 ? await embedder.embedQuery(request.query, request.signal ? { signal: request.signal } : {}) : undefined;
-    return store.hybridSearch({
+    const hits = await store.hybridSearch({
       collection,
       query: request.query,
-      k: request.k,
+      // Records of one node (section variants `sec_3#h|#g|#c|#p`, leaf chunks `t_9#c1`) collapse into it below.
+      k: request.k * 4,
       method: this.name,
       ...(vector === undefined ? {} : { vector, embedderId: embedder!.id }),
       ...(request.roles ? { roles: request.roles } : {}),
       ...(request.pageIdx ? { pageIdx: request.pageIdx } : {}),
       ...(docIds ? { docIds } : {}),
     });
+    return collapseRecords(hits, request.k);
   }
+}
+
+/**
+ * Hits of index records as hits of their document nodes: a record id `node#variant` becomes `node` (the tree's id,
+ * what the agent's lanes name), the best-scoring record of a node is kept (its id in `extra.record_id`), at most `k`.
+ */
+export function collapseRecords(hits: readonly Hit[], k: number): Hit[] {
+  const out: Hit[] = [];
+  const seen = new Set<string>();
+  for (const hit of hits) {
+    const cut = hit.node_id.indexOf('#');
+    const nodeId = cut > 0 ? hit.node_id.slice(0, cut) : hit.node_id;
+    const key = `${hit.doc_id}\u0000${nodeId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(cut > 0 ? { ...hit, node_id: nodeId, eid: `${hit.doc_id}:${nodeId}`, extra: { ...hit.extra, record_id: hit.node_id } } : hit);
+    if (out.length >= k) break;
+  }
+  return out;
 }

@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '@doctree/index';
-import type { CollectionAnswer, CollectionFilters, DocumentSelection } from '@doctree/pipeline';
+import type { Collection, CollectionAnswer, CollectionFilters, DocumentSelection } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import { AnswerSchema, DocTreeError, formatIssues, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs } from '../cli-args.js';
-import { loadCliConfig, type CliIo } from '../cli-context.js';
+import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 import { COLLECTION_ASK_USAGE } from '../usage.js';
 import { formatAskReport } from './ask.js';
-import { openCollection } from './collection.js';
+import { openCollectionTarget, storeUrlOf } from './collection-store.js';
 
 /** The selection step as lines: every candidate with its scores, the asked ones marked. */
 export function formatSelection(selection: DocumentSelection, shown = 8): string[] {
@@ -75,6 +75,8 @@ export async function collectionAskCli(io: CliIo, args: readonly string[]): Prom
       'max-docs': { type: 'string' },
       trace: { type: 'string' },
       llm: { type: 'string' },
+      store: { type: 'string' },
+      collection: { type: 'string' },
     },
     COLLECTION_ASK_USAGE,
   );
@@ -87,14 +89,26 @@ export async function collectionAskCli(io: CliIo, args: readonly string[]): Prom
   if (llm !== undefined && !['none', 'openai'].includes(llm)) throw new DocTreeError('USAGE', `--llm must be none or openai, not "${llm}"`);
   const overrides: DocTreeConfigInput = llm ? { llm: { provider: llm as 'none' | 'openai' } } : {};
   const config = loadCliConfig(io, values.config as string | undefined, overrides);
-  const collection = await openCollection(io, config, values['collection-dir'] as string | undefined);
+  const storeUrl = storeUrlOf(io, values.store);
+  const collectionDir = values['collection-dir'] as string | undefined;
+  if (values.collection !== undefined && storeUrl === undefined) throw new DocTreeError('USAGE', 'ask --collection NAME needs --store postgres://… (or DOCTREE_STORE); a collection folder is --collection-dir DIR');
+  const opened = await openCollectionTarget(io, config, { ...(collectionDir !== undefined ? { dir: resolve(io.cwd, collectionDir) } : {}), ...(storeUrl !== undefined ? { storeUrl } : {}), ...(values.collection !== undefined ? { name: values.collection as string } : {}) }, COLLECTION_ASK_USAGE);
+  try {
+    return await askOpened(io, config, opened.collection, positionals[0]!, values, mode);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function askOpened(io: CliIo, config: CliConfig, collection: Collection, question: string, values: Record<string, unknown>, mode: 'select' | 'all'): Promise<CollectionAnswer> {
+  const maxDocsText = values['max-docs'] as string | undefined;
   const trace = values.trace !== undefined ? resolve(io.cwd, values.trace as string) : undefined;
   if (trace) assertOutputTarget({ option: '--trace', target: trace, inputs: [collection.dir], example: '--trace trace.json' });
   const progress = createProgress(io);
   let answer: CollectionAnswer;
   const cacheDir = resolve(io.cwd, config.config.data_dir, '.cache');
   try {
-    answer = await collection.ask(positionals[0]!, {
+    answer = await collection.ask(question, {
       mode,
       ...(values.doc ? { docs: values.doc as string[] } : {}),
       filters: parseFilters((values.where as string[] | undefined) ?? []),

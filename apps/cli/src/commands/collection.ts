@@ -16,9 +16,11 @@ import {
   type DocTreeConfigInput,
 } from '@doctree/schema';
 import { parseCommandArgs } from '../cli-args.js';
-import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
+import { loadCliConfig, type CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 import { COLLECTION_USAGE } from '../usage.js';
+import { enqueueCollectionJobs, formatEnqueue } from './collection-queue.js';
+import { openCollectionTarget, storeUrlOf } from './collection-store.js';
 
 /** Options every `doctree collection` subcommand reads. */
 const COMMON = {
@@ -33,6 +35,9 @@ const COMMON = {
   backend: { type: 'string' },
   doc: { type: 'string', multiple: true },
   out: { type: 'string' },
+  store: { type: 'string' },
+  collection: { type: 'string' },
+  queue: { type: 'string' },
 } as const;
 
 const SUBCOMMANDS = new Set(['ingest', 'sync', 'status', 'meta', 'export-pageindex', 'import-pageindex']);
@@ -59,12 +64,6 @@ export function collectionConfigOverrides(values: { embedder?: unknown; backend?
     ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),
     ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
   };
-}
-
-/** Opens the collection named by `--collection-dir` with the CLI's configuration. */
-export async function openCollection(io: CliIo, config: CliConfig, collectionDir: string | undefined): Promise<Collection> {
-  if (!collectionDir) throw new DocTreeError('USAGE', 'this command needs --collection-dir DIR', { hint: `Usage:\n${COLLECTION_USAGE}` });
-  return Collection.open(resolve(io.cwd, collectionDir), { config: config.config, cacheDir: resolve(io.cwd, config.config.data_dir, '.cache') });
 }
 
 /** One progress line of a sync. */
@@ -135,25 +134,57 @@ export function parseMetadataPairs(pairs: readonly string[]): Partial<Record<Col
 
 /**
  * Runs `doctree collection <subcommand>`: ingest, sync, status, meta, export-pageindex, import-pageindex. Returns the
- * exit status (a sync with failed documents returns the first failure's status after the others landed).
+ * exit status (a sync with failed documents returns the first failure's status after the others landed). The
+ * collection is the folder `--collection-dir` or, with `--store postgres://…` (or `DOCTREE_STORE`), the collection
+ * `--collection NAME` of that PostgreSQL store; `ingest|sync --queue URL` enqueues document jobs for workers instead
+ * of building here.
  */
 export async function collectionCli(io: CliIo, args: readonly string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || !SUBCOMMANDS.has(sub)) throw new DocTreeError('USAGE', sub === undefined ? 'collection needs a subcommand' : `unknown collection subcommand "${sub}"`, { hint: `Usage:\n${COLLECTION_USAGE}` });
   const { values, positionals } = parseCommandArgs(rest, COMMON, COLLECTION_USAGE);
   const config = loadCliConfig(io, values.config as string | undefined, collectionConfigOverrides(values));
-  const collection = await openCollection(io, config, values['collection-dir'] as string | undefined);
+  const storeUrl = storeUrlOf(io, values.store);
+  const queueUrl = values.queue as string | undefined;
+  if (queueUrl !== undefined && sub !== 'ingest' && sub !== 'sync') throw new DocTreeError('USAGE', `--queue is an option of collection ingest and sync, not of ${sub}`);
+  if (queueUrl !== undefined && storeUrl === undefined) {
+    throw new DocTreeError('USAGE', '--queue needs --store postgres://… (or DOCTREE_STORE): workers on other machines commit to the shared PostgreSQL store', { hint: `Usage:\n${COLLECTION_USAGE}` });
+  }
+  const collectionDir = values['collection-dir'] as string | undefined;
+  const opened = await openCollectionTarget(io, config, { ...(collectionDir !== undefined ? { dir: resolve(io.cwd, collectionDir) } : {}), ...(storeUrl !== undefined ? { storeUrl } : {}), ...(values.collection !== undefined ? { name: values.collection as string } : {}) }, COLLECTION_USAGE);
+  try {
+    return await runSubcommand(io, sub, values, positionals, opened.collection, { location: opened.location, queueUrl, postgres: opened.postgres });
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Where the subcommand's collection is, and the queue of `--queue`. */
+interface SubcommandTarget {
+  location: string;
+  queueUrl: string | undefined;
+  postgres: Awaited<ReturnType<typeof openCollectionTarget>>['postgres'];
+}
+
+async function runSubcommand(io: CliIo, sub: string, values: Record<string, unknown>, positionals: readonly string[], collection: Collection, target: SubcommandTarget): Promise<number> {
   const json = Boolean(values.json);
   const inputDir = values['input-dir'] !== undefined ? resolve(io.cwd, values['input-dir'] as string) : undefined;
+  // A collection in PostgreSQL is reported by its (redacted) store location, not by the working folder.
+  const located = <T extends { collection_dir: string }>(report: T): T => (target.postgres ? { ...report, collection_dir: target.location } : report);
   switch (sub) {
     case 'status': {
-      const report = CollectionStatusReportSchema.parse(await collection.status(inputDir));
+      const report = CollectionStatusReportSchema.parse(located(await collection.status(inputDir)));
       io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, await collection.manifest()));
       return 0;
     }
     case 'ingest':
     case 'sync': {
       if (sub === 'ingest' && inputDir === undefined) throw new DocTreeError('USAGE', 'collection ingest needs --input-dir DIR');
+      if (target.queueUrl !== undefined && target.postgres) {
+        const report = await enqueueCollectionJobs({ mode: sub, queueUrl: target.queueUrl, store: target.postgres.collection, name: target.postgres.name, force: Boolean(values.force), ...(inputDir !== undefined ? { inputDir } : {}) });
+        io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatEnqueue(report, target.postgres.name));
+        return 0;
+      }
       const progress = createProgress(io);
       let status = 0;
       let report: CollectionSyncReport;
@@ -183,7 +214,7 @@ export async function collectionCli(io: CliIo, args: readonly string[]): Promise
       } finally {
         progress.done();
       }
-      const checked = CollectionSyncReportSchema.parse(report);
+      const checked = CollectionSyncReportSchema.parse(located(report));
       io.stdout(json ? `${JSON.stringify(checked, null, 2)}\n` : formatSync(checked));
       return status;
     }
@@ -225,7 +256,7 @@ export async function collectionCli(io: CliIo, args: readonly string[]): Promise
     }
     case 'import-pageindex': {
       if (positionals.length === 0) throw new DocTreeError('USAGE', 'import-pageindex needs one or more PageIndex tree files (*_structure.json)');
-      const report = CollectionSyncReportSchema.parse(await collection.importPageIndex(positionals.map((p) => resolve(io.cwd, p)), { waitMs: parseWait(values.wait as string | undefined) }));
+      const report = CollectionSyncReportSchema.parse(located(await collection.importPageIndex(positionals.map((p) => resolve(io.cwd, p)), { waitMs: parseWait(values.wait as string | undefined) })));
       io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatSync(report));
       for (const f of report.failed) io.stderr(`doctree: ${escapeControlChars(basename(f.path))}: [${f.code}] ${escapeControlChars(f.message)}\n`);
       const code = report.failed[0]?.code;

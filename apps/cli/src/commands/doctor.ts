@@ -6,6 +6,7 @@ import { answerCalibratorFromConfig, domainPackFromConfig, pageRankerFromConfig 
 import { DEFAULT_PAGE_RANKER_MODEL } from '@doctree/toolhub';
 import type { CliConfig } from '../cli-context.js';
 import { probeLlmEndpoint, type LlmProbe } from './doctor-probe.js';
+import { checkQueue, checkStore, type QueueStatus, type StoreStatus } from './doctor-services.js';
 
 /** Minimum Node version DocTree supports. */
 const MIN_NODE: [number, number] = [20, 12];
@@ -59,6 +60,10 @@ export interface DoctorReport {
   };
   /** The `domain.pack` setting: `auto` (each document chooses), `generic`, `finance` or a pack file, and whether it loads. */
   domain_pack: { setting: string; ok: boolean; name?: string; error?: string };
+  /** The collection store in use (`--store` / `DOCTREE_STORE`): embedded, or PostgreSQL and what one bounded connect found. */
+  store: StoreStatus;
+  /** The job queue in use (`--queue` / `DOCTREE_QUEUE`): none (in process), or BullMQ and what one bounded connect found. */
+  queue: QueueStatus;
   config_file: string | null;
   problems: string[];
 }
@@ -71,6 +76,12 @@ export interface DoctorOptions {
   probeLlm?: boolean;
   /** Time allowed per probe request, ms. Default the smaller of `llm.timeout_ms` and 5000. */
   probeTimeoutMs?: number;
+  /** The collection store to check (`postgres://…`); default none (the embedded store). */
+  storeUrl?: string;
+  /** The job queue to check (`redis://…`, `postgres://…`); default none (in process). */
+  queueUrl?: string;
+  /** Time allowed for the store's and the queue's connect, ms each. Default 3000. */
+  serviceTimeoutMs?: number;
 }
 
 /** Builds the environment report; never throws for a broken component, it reports it. */
@@ -104,6 +115,10 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   if (probe.status !== 'ok' && probe.status !== 'skipped') problems.push(`LLM endpoint ${baseUrl}: ${probe.detail}`);
   const domainPack = await domainPackStatus(config.config);
   if (!domainPack.ok) problems.push(`domain pack ${domainPack.setting}: ${domainPack.error ?? 'cannot be loaded'}`);
+  const serviceTimeout = options.serviceTimeoutMs !== undefined ? { timeoutMs: options.serviceTimeoutMs } : {};
+  const [store, queue] = await Promise.all([checkStore(options.storeUrl, serviceTimeout), checkQueue(options.queueUrl, serviceTimeout)]);
+  if (!store.ok) problems.push(`store ${store.url ?? ''}: ${store.detail}${store.hint ? ` (${store.hint})` : ''}`);
+  if (!queue.ok) problems.push(`queue ${queue.url ?? ''}: ${queue.detail}${queue.hint ? ` (${queue.hint})` : ''}`);
   const report: DoctorReport = {
     ok: problems.length === 0,
     node: { version: process.versions.node, supported, platform: `${platform()}-${arch()}` },
@@ -145,6 +160,8 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
       answer_calibration: calibration,
     },
     domain_pack: domainPack,
+    store,
+    queue,
     config_file: config.configFile,
     problems,
   };
@@ -232,6 +249,8 @@ export function formatDoctorReport(report: DoctorReport): string {
     `  ${mark(report.models.page_ranker.ok)} page ranker: ${formatModel(report.models.page_ranker.source, report.models.page_ranker.fitted)}${report.models.page_ranker.error ? ` - ${report.models.page_ranker.error}` : ''}`,
     `  ${mark(report.models.answer_calibration.ok)} answer calibration: ${formatModel(report.models.answer_calibration.source, report.models.answer_calibration.fitted)}${report.models.answer_calibration.error ? ` - ${report.models.answer_calibration.error}` : report.models.answer_calibration.mode === 'lacks' ? ' - fitted on another reader: only questions about what a document lacks are declined, confidence is the reader\'s' : ''}`,
     `  ${mark(report.domain_pack.ok)} domain pack: ${report.domain_pack.setting === 'auto' ? 'auto (finance for 10-K / 10-Q / annual-report-like documents, else generic)' : `${report.domain_pack.name ?? report.domain_pack.setting}${report.domain_pack.name && report.domain_pack.name !== report.domain_pack.setting ? ` (${report.domain_pack.setting})` : ''}`}${report.domain_pack.error ? ` - ${report.domain_pack.error}` : ''}`,
+    `  ${mark(report.store.ok)} store: ${report.store.url ? `${report.store.url} - ` : ''}${report.store.detail}${!report.store.ok && report.store.hint ? `\n         ${report.store.hint}` : ''}`,
+    `  ${mark(report.queue.ok)} queue: ${report.queue.url ? `${report.queue.url} - ` : ''}${report.queue.detail}${!report.queue.ok && report.queue.hint ? `\n         ${report.queue.hint}` : ''}`,
     `  ok   config file: ${report.config_file ?? 'none (defaults + environment)'}`,
   ];
   if (report.problems.length > 0) lines.push('', 'Problems:', ...report.problems.map((p) => `  - ${p}`));

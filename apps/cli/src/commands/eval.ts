@@ -7,6 +7,7 @@ import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 import { EVAL_USAGE } from '../usage.js';
+import { postgresEvalSystems } from './eval-postgres.js';
 
 /** Options of the `doctree eval` command. */
 export interface EvalCommandOptions {
@@ -23,6 +24,8 @@ export interface EvalCommandOptions {
   /** Also score with the LLM judge of the configured endpoint. */
   judge: boolean;
   json: boolean;
+  /** `--store postgres://…` of the systems `doctree-pg` / `doctree-pg-hybrid` (default `DOCTREE_STORE`). */
+  store?: string;
 }
 
 /**
@@ -45,8 +48,10 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   let result: EvaluateQuestionsResult;
+  const postgres = await postgresEvalSystems(io, options.systems, options.store);
   try {
     result = await evaluateQuestions({
+      ...(postgres.factories.size > 0 ? { systemFactories: postgres.factories } : {}),
       questions: options.questions,
       systems: options.systems,
       outDir: options.outDir,
@@ -64,6 +69,7 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
   } finally {
     status?.done();
     process.removeListener('SIGINT', onSignal);
+    await postgres.close();
   }
   // Failed LLM calls are said on stderr (a run whose endpoint failed throughout is no LLM run), also with --json.
   for (const [system, stats] of result.llmFailures) {
@@ -112,6 +118,7 @@ export async function evalCli(io: CliIo, args: readonly string[]): Promise<Evalu
       backend: { type: 'string' },
       json: { type: 'boolean' },
       config: { type: 'string' },
+      store: { type: 'string' },
     },
     EVAL_USAGE,
   );
@@ -150,6 +157,7 @@ export async function evalCli(io: CliIo, args: readonly string[]): Promise<Evalu
     documentsDir,
     judge: Boolean(values['judge']),
     json: Boolean(values['json']),
+    ...(values['store'] !== undefined ? { store: values['store'] as string } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
   });
