@@ -59,16 +59,20 @@ export type {
   VectorBackendRequest,
   VectorBackendStatus,
 } from './vector/vector-backend.js';
+export { assertVectorIndexFactory, BUILTIN_VECTOR_INDEX_FACTORY_ID, builtinVectorIndexFactory } from './vector/vector-index-factory.js';
+export type { BuiltinVectorIndexFactoryOptions, VectorIndexCreateOptions, VectorIndexFactory, VectorIndexLoadOptions } from './vector/vector-index-factory.js';
 export {
   decodeVectorFile,
   encodeVectorFile,
   readVectorIndexMeta,
+  toVectorIndexMeta,
   VECTOR_FILE_MAGIC,
   VECTOR_INDEX_FORMAT,
   VECTOR_INDEX_FORMAT_VERSION,
   vectorIndexMetaPath,
   vectorIndexMetaSchema,
   vectorSidecarPath,
+  writeVectorIndexMeta,
 } from './vector/vector-file-format.js';
 export type { DecodedVectorFile, VectorIndexMeta } from './vector/vector-file-format.js';
 export { stemEnglish } from './sparse/english-stemmer.js';
@@ -100,7 +104,7 @@ export { UNIT_ALIASES, contentWords, cosine, estimateTokens, findUnits, findYear
 export { buildDocIndex, indexConfigHash, readManifestIfValid } from './build/build-doc-index.js';
 export type { BuildDocIndexOptions, BuildDocIndexResult, IndexProgress } from './build/build-doc-index.js';
 export { canonicalJson } from './build/canonical-json.js';
-export { INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName } from './build/index-files.js';
+export { customVectorFileName, INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName } from './build/index-files.js';
 export type { VectorView } from './build/index-files.js';
 export { GraphIndex, loadDocIndex } from './build/load-doc-index.js';
 export type { DocIndex, LoadDocIndexOptions } from './build/load-doc-index.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createEmbedder, ExtractiveSummarizer, LlmSummarizer, minisearchSparseBackend, type DocSummarizer, type LlmSummaryFallback, type SparseBackend } from '@doctree/index';
+import { createEmbedder, ExtractiveSummarizer, LlmSummarizer, minisearchSparseBackend, type DocSummarizer, type LlmSummaryFallback, type SparseBackend, type VectorIndexFactory } from '@doctree/index';
 import { DocTreeError, type ChatModelClient, type DocTreeConfig, type Embedder } from '@doctree/schema';
 
 /** Options of {@link createIndexComponents}: what is not part of the configuration file. */
@@ -34,8 +34,13 @@ export interface IndexComponents {
   sparse: SparseBackend;
   /** Extractive, or LLM-written when a chat model is given. */
   summarizer: DocSummarizer;
-  /** Vector backend request of `config.index.backend`. */
+  /** Vector backend request of `config.index.backend` (the built-in vector indexes). */
   backend: DocTreeConfig['index']['backend'];
+  /**
+   * Vector indexes of your own for the dense views (build and search), instead of the built-in ones of `backend`.
+   * Only given, never derived from the configuration.
+   */
+  vectorIndex?: VectorIndexFactory;
   /** `config.index.hnsw_min_vectors`. */
   hnswMinVectors: number;
 }
@@ -88,5 +93,6 @@ export async function createIndexComponents(config: DocTreeConfig, options: Inde
     summarizer,
     backend: given.backend ?? config.index.backend,
     hnswMinVectors: given.hnswMinVectors ?? config.index.hnsw_min_vectors,
+    ...(given.vectorIndex !== undefined ? { vectorIndex: given.vectorIndex } : {}),
   };
 }

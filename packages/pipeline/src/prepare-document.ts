@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { DEFAULT_MAX_INPUT_BYTES, DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, ingestLimitsFromConfig, isValidDocId, readInputFile, removeStaleTempFiles, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
 import { createChatClient } from '@doctree/agents';
-import { buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats } from '@doctree/index';
+import { assertVectorIndexFactory, buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats, type SparseBackend, type VectorIndexFactory } from '@doctree/index';
 import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type Embedder, type IndexManifest } from '@doctree/schema';
 import { createIndexComponents, type IndexComponents } from './index-components.js';
 
@@ -43,6 +43,19 @@ export interface PrepareDocumentOptions {
    * another embedder is rebuilt. Same as `components.embedder`; this one wins.
    */
   embedder?: Embedder;
+  /**
+   * Vector indexes of your own for the three dense views: the index is built with `vectorIndex.create` and loaded with
+   * `vectorIndex.load`, so every dense search of the agent runs on them (check yours with `runVectorIndexConformance`
+   * of `@doctree/index/testing`). Its id is recorded in the index: an index built with other vector indexes is rebuilt.
+   * Same as `components.vectorIndex`; this one wins. Default: the built-in indexes (`config.index.backend`).
+   */
+  vectorIndex?: VectorIndexFactory;
+  /**
+   * Sparse (BM25F) indexes of your own for the node and page views (`SparseBackend`: `id`, `build`, `load`; check the
+   * indexes with `runSparseIndexConformance`). Its id is part of the index's config hash: another one rebuilds. Same as
+   * `components.sparse`; this one wins. Default: `minisearchSparseBackend()`.
+   */
+  sparse?: SparseBackend;
   /**
    * Chat model for LLM-written summaries. Default: `createChatClient(config)` of `@doctree/agents` when an endpoint is
    * configured (`llm.provider: openai`), none offline. `null` keeps summaries extractive even with an endpoint.
@@ -181,6 +194,7 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
       summarizer: components.summarizer,
       backend: components.backend,
       hnswMinVectors: components.hnswMinVectors,
+      ...(components.vectorIndex !== undefined ? { vectorIndex: components.vectorIndex } : {}),
       force,
       onProgress: (event) => progress({ stage: 'index', event }),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -191,7 +205,13 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
   t = performance.now();
   progress({ stage: 'load' });
   const load = () =>
-    loadDocIndex(docDir, { sparse: components.sparse, embedder: components.embedder, backend: components.backend, validation: options.validation ?? 'fast' });
+    loadDocIndex(docDir, {
+      sparse: components.sparse,
+      embedder: components.embedder,
+      backend: components.backend,
+      ...(components.vectorIndex !== undefined ? { vectorIndex: components.vectorIndex } : {}),
+      validation: options.validation ?? 'fast',
+    });
   let index: DocIndex;
   let repaired = false;
   try {
@@ -225,14 +245,30 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
 
 /** `components` with `embedder` over it, the embedder initialised (so its id and dimension are known). */
 async function givenComponents(options: PrepareDocumentOptions): Promise<Partial<IndexComponents> | undefined> {
-  const embedder = options.embedder ?? options.components?.embedder;
-  if (embedder === undefined) return options.components;
+  const parts: Partial<IndexComponents> | undefined =
+    options.vectorIndex === undefined && options.sparse === undefined
+      ? options.components
+      : { ...options.components, ...(options.vectorIndex !== undefined ? { vectorIndex: options.vectorIndex } : {}), ...(options.sparse !== undefined ? { sparse: options.sparse } : {}) };
+  if (parts?.vectorIndex !== undefined) assertVectorIndexFactory(parts.vectorIndex);
+  if (parts?.sparse !== undefined) assertSparseBackend(parts.sparse);
+  const embedder = options.embedder ?? parts?.embedder;
+  if (embedder === undefined) return parts;
   if (typeof embedder !== 'object' || embedder === null || typeof embedder.embedDocuments !== 'function' || typeof embedder.embedQuery !== 'function') {
     throw new DocTreeError('USAGE', 'embedder must implement Embedder (id, dimension, embedDocuments, embedQuery)', { hint: 'Pass a DocTree embedder, e.g. new HashingEmbedder() or new EmbedderFromLangChain(embeddings).' });
   }
   const initialize = (embedder as { initialize?: unknown }).initialize;
   if (typeof initialize === 'function') await (initialize as () => Promise<void>).call(embedder);
-  return { ...options.components, embedder };
+  return { ...parts, embedder };
+}
+
+/** Checks a sparse backend given as an option (`USAGE` naming what is missing). */
+function assertSparseBackend(value: unknown): void {
+  const backend = value as Partial<SparseBackend> | null;
+  if (typeof backend !== 'object' || backend === null || typeof backend.id !== 'string' || backend.id === '' || typeof backend.build !== 'function' || typeof backend.load !== 'function') {
+    throw new DocTreeError('USAGE', 'sparse must implement SparseBackend (a non-empty id, build(docs), load(json, file))', {
+      hint: 'Pass a SparseBackend such as minisearchSparseBackend() of @doctree/index, or your own whose indexes pass runSparseIndexConformance.',
+    });
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {

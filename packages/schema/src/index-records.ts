@@ -269,5 +269,10 @@ export const IndexManifestSchema = z.object({
   format: z.literal('doctree.index'),
   version: z.literal(INDEX_FORMAT_VERSION),
   ...BuildManifestFields,
+  /**
+   * The vector index factory of your own the dense views were built with (`vectorIndex` of the index builder); absent
+   * for the built-in indexes (`vector_backend` says which). Loading needs the factory with this id.
+   */
+  vector_index: z.object({ id: z.string().min(1) }).optional(),
 });
 export type IndexManifest = z.infer<typeof IndexManifestSchema>;

@@ -18,9 +18,9 @@ import { buildPageRecords, type PageRecords } from '../records/page-records.js';
 import { buildIndexRecords, type IndexRecordOptions, type IndexRecords } from '../records/record-builder.js';
 import type { DocSummarizer } from '../summaries/base-summarizer.js';
 import { ExtractiveSummarizer } from '../summaries/extractive-doc-summarizer.js';
-import { createVectorIndex } from '../vector/vector-backend.js';
+import { assertVectorIndexFactory, BUILTIN_VECTOR_INDEX_FACTORY_ID, builtinVectorIndexFactory, type VectorIndexFactory } from '../vector/vector-index-factory.js';
 import { canonicalJson } from './canonical-json.js';
-import { INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName, type VectorView } from './index-files.js';
+import { customVectorFileName, INDEX_DIR, INDEX_FILES, VECTOR_VIEWS, vectorFileName, type VectorView } from './index-files.js';
 import type { SparseBackend } from './sparse-backend.js';
 
 /** Progress events of {@link buildDocIndex}. */
@@ -37,8 +37,15 @@ export interface BuildDocIndexOptions {
   embedder: Embedder;
   /** BM25F sparse index implementation. */
   sparse: SparseBackend;
-  /** Vector backend: `auto` uses faiss-node when it loads. Default `auto`. */
+  /** Vector backend: `auto` uses faiss-node when it loads. Default `auto`. Not used when `vectorIndex` is given. */
   backend?: 'auto' | 'faiss' | 'exact';
+  /**
+   * The vector indexes of the dense views, your own instead of the built-in ones (faiss-node or exact): each view's
+   * index comes from `vectorIndex.create`, is saved as `<view>.custom-vectors` and its id is recorded in the manifest
+   * (`vector_index.id`) and the config hash (another factory rebuilds). Load such an index with the same factory
+   * (`loadDocIndex(dir, { vectorIndex })`). Default: the built-in indexes of `backend`.
+   */
+  vectorIndex?: VectorIndexFactory;
   /** Use HNSW from this many vectors per view; flat (exact inner product) below. Default 50 000. */
   hnswMinVectors?: number;
   /** Record-builder options (part of the config hash). */
@@ -68,7 +75,8 @@ const DEFAULT_SUMMARIZER = new ExtractiveSummarizer();
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /** The configuration hash of an index build: embedder, records, sparse analysis, summaries and format version. */
-export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' | 'sparse' | 'records' | 'summarizer' | 'hnswMinVectors'>): string {
+export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' | 'sparse' | 'records' | 'summarizer' | 'hnswMinVectors' | 'vectorIndex'>): string {
+  const vectorIndex = customVectorIndexId(options.vectorIndex);
   return sha256(
     canonicalJson({
       format: INDEX_FORMAT_VERSION,
@@ -77,8 +85,15 @@ export function indexConfigHash(options: Pick<BuildDocIndexOptions, 'embedder' |
       records: options.records ?? {},
       summarizer: (options.summarizer ?? DEFAULT_SUMMARIZER).id,
       hnsw_min_vectors: options.hnswMinVectors ?? 50_000,
+      // Only a vector index of your own is hashed, so that indexes built with the built-in ones are not rebuilt.
+      ...(vectorIndex !== undefined ? { vector_index: vectorIndex } : {}),
     }),
   );
+}
+
+/** The id of a factory other than the built-in one, or undefined. */
+function customVectorIndexId(factory: VectorIndexFactory | undefined): string | undefined {
+  return factory === undefined || factory.id === BUILTIN_VECTOR_INDEX_FACTORY_ID ? undefined : factory.id;
 }
 
 const jsonl = (rows: readonly unknown[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length > 0 ? '\n' : '');
@@ -92,6 +107,9 @@ const jsonl = (rows: readonly unknown[]): string => rows.map((r) => JSON.stringi
  */
 export async function buildDocIndex(docDir: string, options: BuildDocIndexOptions): Promise<BuildDocIndexResult> {
   const progress = options.onProgress ?? (() => undefined);
+  if (options.vectorIndex !== undefined) assertVectorIndexFactory(options.vectorIndex);
+  const customVectors = customVectorIndexId(options.vectorIndex);
+  const vectorFactory = options.vectorIndex ?? builtinVectorIndexFactory({ backend: options.backend ?? 'auto' });
   const treePath = join(docDir, 'doctree.mm.json');
   let treeBytes: Buffer;
   try {
@@ -166,6 +184,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
   progress({ stage: 'write' });
   const temp = temporaryPathFor(indexDir);
   let backendUsed: 'faiss' | 'exact' = 'exact';
+  const vectorFiles = new Map<VectorView, string>();
   try {
     await mkdir(temp, { recursive: true });
     const files: Array<[string, string, number | undefined]> = [
@@ -187,22 +206,18 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       for (const view of VECTOR_VIEWS) {
         const { ids } = texts[view];
         const kind = ids.length >= (options.hnswMinVectors ?? 50_000) ? 'hnsw' : 'flat';
-        const index = await createVectorIndex({
-          backend: options.backend ?? 'auto',
-          kind,
-          metric: 'inner_product',
-          dimension: options.embedder.dimension,
-          embedderId: options.embedder.id,
-        });
+        const index = await vectorFactory.create({ kind, metric: 'inner_product', dimension: options.embedder.dimension, embedderId: options.embedder.id });
         if (ids.length > 0) index.add(ids, vectors[view]);
-        backendUsed = index.info.backend;
-        await index.save(join(temp, vectorFileName(view, index.info.backend)));
+        backendUsed = index.info.backend === 'faiss' ? 'faiss' : 'exact';
+        const name = customVectors !== undefined ? customVectorFileName(view) : vectorFileName(view, backendUsed);
+        vectorFiles.set(view, name);
+        await index.save(join(temp, name));
       }
     });
     const artifacts: IndexArtifact[] = [];
     for (const [name, data, count] of files) artifacts.push({ name, bytes: Buffer.byteLength(data), sha256: sha256(data), ...(count !== undefined ? { records: count } : {}) });
     for (const view of VECTOR_VIEWS) {
-      const name = vectorFileName(view, backendUsed);
+      const name = vectorFiles.get(view) ?? vectorFileName(view, backendUsed);
       const data = await readFile(join(temp, name));
       artifacts.push({ name, bytes: data.byteLength, sha256: sha256(data), records: texts[view].ids.length });
     }
@@ -224,6 +239,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       source_sha256: tree.doc.source.sha256,
       embedder: { id: options.embedder.id, dimension: options.embedder.dimension },
       vector_backend: backendUsed,
+      ...(customVectors !== undefined ? { vector_index: { id: customVectors } } : {}),
       artifacts,
       timings_ms: timings,
       generator: '@doctree/index@0.1.0',

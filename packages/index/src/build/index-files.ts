@@ -27,5 +27,10 @@ export function vectorFileName(view: VectorView, backend: 'faiss' | 'exact'): st
   return `${view}.${backend === 'faiss' ? 'faiss' : 'vectors'}`;
 }
 
+/** Vector file name of a view built by a vector index factory of your own (`BuildDocIndexOptions.vectorIndex`). */
+export function customVectorFileName(view: VectorView): string {
+  return `${view}.custom-vectors`;
+}
+
 /** The folder of a document's index. */
 export const INDEX_DIR = 'index';

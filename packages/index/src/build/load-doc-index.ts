@@ -28,8 +28,8 @@ import {
 } from '@doctree/schema';
 import { sha256Hex } from '../io/build-manifest.js';
 import { DocView } from '../records/doc-view.js';
-import { loadVectorIndex } from '../vector/vector-backend.js';
-import { INDEX_DIR, INDEX_FILES, vectorFileName } from './index-files.js';
+import { assertVectorIndexFactory, BUILTIN_VECTOR_INDEX_FACTORY_ID, builtinVectorIndexFactory, type VectorIndexFactory } from '../vector/vector-index-factory.js';
+import { customVectorFileName, INDEX_DIR, INDEX_FILES, vectorFileName } from './index-files.js';
 import { createYielder, parseJsonLinesSliced } from '../io/event-loop-yield.js';
 import type { SparseBackend } from './sparse-backend.js';
 
@@ -41,6 +41,12 @@ export interface LoadDocIndexOptions {
   embedder?: Embedder;
   /** Vector backend to load with. Default `auto` (faiss when it loads; faiss-built indexes also load exactly). */
   backend?: 'auto' | 'faiss' | 'exact';
+  /**
+   * The vector index factory the index was built with (`BuildDocIndexOptions.vectorIndex`); its `load` restores the
+   * dense views and its indexes answer every dense search. An index built by another factory (or by the built-in
+   * indexes) is refused with `BACKEND_UNAVAILABLE`. Default: the built-in indexes of `backend`.
+   */
+  vectorIndex?: VectorIndexFactory;
   /**
    * `full` validates every file with its schema (slower; for tools and tests); `fast` validates the manifest with its
    * schema and every other file's header (format, version) and trusts the structure of its content. Both modes check
@@ -157,6 +163,17 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
       file: manifestPath,
     });
   }
+  if (options.vectorIndex !== undefined) assertVectorIndexFactory(options.vectorIndex);
+  const wantedVectors = options.vectorIndex === undefined || options.vectorIndex.id === BUILTIN_VECTOR_INDEX_FACTORY_ID ? undefined : options.vectorIndex.id;
+  const builtVectors = manifest.vector_index?.id;
+  if (wantedVectors !== builtVectors) {
+    const name = (id: string | undefined): string => (id === undefined ? 'the built-in vector indexes' : `the vector index factory ${JSON.stringify(id)}`);
+    throw new DocTreeError('BACKEND_UNAVAILABLE', `the index was built with ${name(builtVectors)}, not ${name(wantedVectors)}`, {
+      file: manifestPath,
+      hint: builtVectors === undefined ? 'Rebuild the index with your factory (prepareDocument / buildDocIndex with vectorIndex).' : `Load it with the factory whose id is ${JSON.stringify(builtVectors)} (loadDocIndex(dir, { vectorIndex })), or rebuild the index.`,
+    });
+  }
+  const vectorFactory = options.vectorIndex ?? builtinVectorIndexFactory({ backend: options.backend ?? 'auto' });
   const artifacts = new Map(manifest.artifacts.map((a) => [a.name, a]));
   const rebuildHint = 'Rebuild the index: `doctree index <doc_dir>` (it rebuilds a damaged index).';
   /** Size and sha256 of one file's content against the manifest. */
@@ -274,12 +291,14 @@ export async function loadDocIndex(docDir: string, options: LoadDocIndexOptions)
   await tick();
   mark('sparse', t);
   t = performance.now();
-  const loadView = (view: 'coarse' | 'leaf' | 'leaf_raw'): Promise<VectorIndex> =>
-    loadVectorIndex(join(indexDir, vectorFileName(view, manifest.vector_backend)), {
-      expectedEmbedderId: manifest.embedder.id,
-      backend: options.backend ?? 'auto',
-      ...validation,
-    });
+  const loadView = async (view: 'coarse' | 'leaf' | 'leaf_raw'): Promise<VectorIndex> => {
+    const path = join(indexDir, builtVectors !== undefined ? customVectorFileName(view) : vectorFileName(view, manifest.vector_backend));
+    try {
+      return await vectorFactory.load(path, { expectedEmbedderId: manifest.embedder.id, ...validation });
+    } catch (error) {
+      throw DocTreeError.from(error, 'INDEX_CORRUPT', { file: path });
+    }
+  };
   const [vc, vl, vr] = await Promise.all([loadView('coarse'), loadView('leaf'), loadView('leaf_raw')]);
   mark('vectors', t);
   await tick();
