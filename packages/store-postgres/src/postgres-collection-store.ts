@@ -26,6 +26,7 @@ import type {
   SelectionNodeHit,
 } from '@doctree/schema';
 import { readIndexBundle } from './index-bundle.js';
+import { sqlJson, sqlText } from './postgres-store.js';
 import type { PostgresStore } from './postgres-store.js';
 
 /** Options of {@link PostgresCollectionStore}. */
@@ -184,7 +185,7 @@ export class PostgresCollectionStore implements CollectionStore {
   /** @inheritdoc */
   async recordFailure(failure: CollectionFailure): Promise<void> {
     await this.#current();
-    await this.#store.query('recording a failure', `INSERT INTO ${this.#q}.failures (collection, path, failure) VALUES ($1, $2, $3) ON CONFLICT (collection, path) DO UPDATE SET failure = EXCLUDED.failure`, [this.#collection, failure.path, JSON.stringify(failure)]);
+    await this.#store.query('recording a failure', `INSERT INTO ${this.#q}.failures (collection, path, failure) VALUES ($1, $2, $3) ON CONFLICT (collection, path) DO UPDATE SET failure = EXCLUDED.failure`, [this.#collection, failure.path, sqlJson(failure)]);
     await this.#touch();
   }
 
@@ -202,9 +203,9 @@ export class PostgresCollectionStore implements CollectionStore {
       const current = rows[0]?.row;
       if (!current) throw unknownDocument(docId, this.location);
       const updated: CollectionDocument = { ...current, metadata: update.metadata, ...(update.description !== undefined ? { description: update.description } : {}), updated_at: new Date().toISOString() };
-      await client.query(`UPDATE ${q}.documents SET row = $3 WHERE collection = $1 AND doc_id = $2`, [this.#collection, docId, JSON.stringify(updated)]);
+      await client.query(`UPDATE ${q}.documents SET row = $3 WHERE collection = $1 AND doc_id = $2`, [this.#collection, docId, sqlJson(updated)]);
       if (update.profile) {
-        await client.query(`UPDATE ${q}.selection SET profile = $3, profile_vector = $4::public.vector WHERE collection = $1 AND doc_id = $2`, [this.#collection, docId, update.profile.text, pgvector.toSql(Array.from(update.profile.vector)) as string]);
+        await client.query(`UPDATE ${q}.selection SET profile = $3, profile_vector = $4::public.vector WHERE collection = $1 AND doc_id = $2`, [this.#collection, docId, sqlText(update.profile.text), pgvector.toSql(Array.from(update.profile.vector)) as string]);
       }
       await client.query(`UPDATE ${q}.collections SET updated_at = now() WHERE collection = $1`, [this.#collection]);
       return updated;

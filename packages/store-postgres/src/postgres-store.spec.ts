@@ -116,6 +116,24 @@ describePg('PostgresStore on a throwaway PostgreSQL + pgvector', () => {
     await store.close();
   }, 60_000);
 
+  it('stores text carrying U+0000 (some PDF text layers do), which text and jsonb columns cannot hold, and finds it', async () => {
+    const store = await storeFor('nul');
+    await store.writeDocument({
+      collection: 'c',
+      doc_id: 'd',
+      content_sha256: 'e'.repeat(64),
+      row: { doc_id: 'd', title: 'Annual\u0000Report' },
+      nodes: [{ node_id: 'n0', role: 'paragraph', modality: 'text', page_idx: 0, title: 'Cash\u0000flow', text: 'Operating\u0000cash flow rose to $12 million', extra: { label: 'x\u0000y' } }],
+      pages: [{ page_idx: 0, text: 'Operating\u0000cash flow rose' }],
+      artifacts: [{ path: 'doctree.mm.json', content: Buffer.from('{"t":"a\u0000b"}') }],
+    });
+    const [hit] = await store.hybridSearch({ collection: 'c', query: 'operating cash flow', k: 1 });
+    expect(hit).toMatchObject({ node_id: 'n0', snippet: 'Operating\uFFFDcash flow rose to $12 million', extra: { label: 'x\uFFFDy', title: 'Cash\uFFFDflow' } });
+    const [doc] = await store.listDocuments('c');
+    expect(doc!.row).toEqual({ doc_id: 'd', title: 'Annual\uFFFDReport' });
+    await store.close();
+  }, 60_000);
+
   it('never shows the password of the URL: connection errors and the location are redacted', async () => {
     const secretUrl = url.replace('postgres@', 'postgres:hunter2-s3cret@').replace(/:(\d+)\//, ':1/');
     const error = await PostgresStore.open({ url: secretUrl, connectTimeoutMs: 2000 }).catch((e: unknown) => e);

@@ -214,7 +214,7 @@ export class PostgresStore {
     await this.transaction(`writing document ${doc.doc_id}`, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`doctree.doc:${doc.collection}:${doc.doc_id}`]);
       await deleteDocumentRows(client, q, doc.collection, doc.doc_id);
-      await client.query(`INSERT INTO ${q}.documents (collection, doc_id, content_sha256, row) VALUES ($1, $2, $3, $4)`, [doc.collection, doc.doc_id, doc.content_sha256, JSON.stringify(doc.row ?? {})]);
+      await client.query(`INSERT INTO ${q}.documents (collection, doc_id, content_sha256, row) VALUES ($1, $2, $3, $4)`, [doc.collection, doc.doc_id, doc.content_sha256, sqlJson(doc.row ?? {})]);
       const nodes = doc.nodes;
       if (nodes.length > 0) {
         await client.query(
@@ -228,16 +228,16 @@ export class PostgresStore {
             nodes.map((n) => n.role),
             nodes.map((n) => n.modality),
             nodes.map((n) => n.page_idx),
-            nodes.map((n) => n.title ?? ''),
-            nodes.map((n) => n.text),
+            nodes.map((n) => sqlText(n.title ?? '')),
+            nodes.map((n) => sqlText(n.text)),
             nodes.map((n) => (n.bbox ? JSON.stringify(n.bbox) : null)),
-            nodes.map((n) => JSON.stringify(n.extra ?? {})),
+            nodes.map((n) => sqlJson(n.extra ?? {})),
           ],
         );
       }
       const pages = doc.pages ?? [];
       if (pages.length > 0) {
-        await client.query(`INSERT INTO ${q}.pages (collection, doc_id, page_idx, body) SELECT $1, $2, t.p, t.b FROM unnest($3::int[], $4::text[]) AS t(p, b)`, [doc.collection, doc.doc_id, pages.map((p) => p.page_idx), pages.map((p) => p.text)]);
+        await client.query(`INSERT INTO ${q}.pages (collection, doc_id, page_idx, body) SELECT $1, $2, t.p, t.b FROM unnest($3::int[], $4::text[]) AS t(p, b)`, [doc.collection, doc.doc_id, pages.map((p) => p.page_idx), pages.map((p) => sqlText(p.text))]);
       }
       const records = doc.records ?? [];
       if (records.length > 0) {
@@ -246,7 +246,7 @@ export class PostgresStore {
           doc.doc_id,
           records.map((r) => r.kind),
           records.map((r) => r.record_id),
-          records.map((r) => JSON.stringify(r.body)),
+          records.map((r) => sqlJson(r.body)),
         ]);
       }
       const embeddings = doc.embeddings ?? [];
@@ -285,9 +285,9 @@ export class PostgresStore {
           doc.collection,
           doc.doc_id,
           s.embedder_id,
-          s.profile,
+          sqlText(s.profile),
           pgvector.toSql(Array.from(s.profile_vector)) as string,
-          JSON.stringify(s.nodes),
+          sqlJson(s.nodes),
         ]);
         if (s.nodes.length > 0) {
           await client.query(
@@ -447,6 +447,19 @@ export class PostgresStore {
   #error(error: unknown, action: string): DocTreeError {
     return toDocTreeError(error, { action, url: this.#options.url, secrets: this.#secrets });
   }
+}
+
+/**
+ * Text as PostgreSQL stores it: `text` and `jsonb` cannot hold U+0000 (PDF text layers sometimes carry it), so it
+ * becomes U+FFFD (same length, offsets kept). The document's files keep their bytes (artifacts are `bytea`).
+ */
+export function sqlText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+/** JSON for a `jsonb` column, every string passed through {@link sqlText}. */
+export function sqlJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? sqlText(v) : v));
 }
 
 async function deleteDocumentRows(client: PoolClient, q: string, collection: string, docId: string): Promise<boolean> {
