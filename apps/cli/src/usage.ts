@@ -34,6 +34,12 @@ export const EVAL_USAGE = `  doctree eval --questions FILE --systems doctree,rag
                  ingested into --docs (default data/eval). doctree-pg (the agent over documents written to and
                  read back from PostgreSQL) and doctree-pg-hybrid (plus hybrid search in SQL) need --store
                  (or DOCTREE_STORE)
+  doctree eval --collection DIR --questions FILE [--questions FILE]... --out DIR [--filter FIELD=V|FIELD~TEXT]...
+                 [--max-docs N] [--single-run DIR [--single-system ID] | --no-single] [--limit N] [--json]
+                 Ask every question of the whole collection (doctree collection ingest) without naming its
+                 document, and of its own document alone (or take those answers from --single-run):
+                 collection.md / collection.json in DIR with document-selection accuracy@1 and @3, evidence
+                 recall@5 on the question's own document and answer accuracy, the differences in pp; resumes
 `;
 
 /** Usage lines of `doctree ingest` (part of the CLI help). */

@@ -57,6 +57,8 @@ export type { RunEvaluationOptions, EvaluationResult, SystemResume } from './run
 export { RunManifestSchema, changedSystems, readRunManifest, systemFingerprint } from './runner/run-manifest.js';
 export type { RunManifest, RunSystem } from './runner/run-manifest.js';
 export { readPredictions, readMetrics } from './runner/read-results.js';
+export { JsonLinesAppender, readJsonLinesFile } from './runner/jsonl-store.js';
+export type { JsonLinesContent } from './runner/jsonl-store.js';
 export { createProgressPrinter, formatProgressLine, formatResumeLine } from './runner/progress.js';
 export type { EvalProgressEvent, ProgressStream, ProgressPrinterOptions } from './runner/progress.js';
 
@@ -99,3 +101,17 @@ export {
   parseModuleSystem,
 } from './experiment/experiment-file.js';
 export type { Experiment, ExperimentFile, ParseExperimentOptions } from './experiment/experiment-file.js';
+
+export {
+  COLLECTION_EVAL_FILES,
+  COLLECTION_EVAL_FORMAT,
+  CollectionEvalQuestionSchema,
+  CollectionEvalReportSchema,
+  SelectionRecordSchema,
+  filterQuestions,
+  formatQuestionFilter,
+  parseQuestionFilter,
+  renderCollectionEvalMarkdown,
+  summarizeCollectionEval,
+} from './collection/collection-eval.js';
+export type { CollectionEvalInput, CollectionEvalQuestion, CollectionEvalReport, QuestionFilter, SelectionRecord } from './collection/collection-eval.js';

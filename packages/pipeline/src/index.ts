@@ -30,6 +30,8 @@ export type { EvalSystemFactory, EvalSystemFactoryContext, LoadEvalSystemsOption
 export { createJudgeClient, evaluateQuestions } from './evaluate-questions.js';
 export type { EvaluateQuestionsOptions, EvaluateQuestionsResult } from './evaluate-questions.js';
 export { runExperiment } from './run-experiment.js';
+export { COLLECTION_EVAL_SYSTEMS, COLLECTION_QA_SYSTEM_DEFAULTS, CollectionQaSystem, collectionManifestSha256, evaluateCollection } from './collection-eval.js';
+export type { CollectionQaSystemOptions, EvaluateCollectionOptions, EvaluateCollectionResult } from './collection-eval.js';
 export { buildTraceViewer, TRACE_VIEWER_DEFAULTS, writeTraceViewer } from './trace-viewer/trace-viewer.js';
 export type { BuiltTraceViewer, TraceViewerOptions } from './trace-viewer/trace-viewer.js';
 export { drawEvalTraceViewers, EVAL_TRACE_VIEWERS_DEFAULTS } from './trace-viewer/eval-trace-viewers.js';

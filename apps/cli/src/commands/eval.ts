@@ -1,12 +1,13 @@
 import { join, resolve } from 'node:path';
 import { createProgressPrinter, formatProgressLine, formatResumeLine, formatSummaryTable, type EvalProgressEvent } from '@doctree/eval';
-import { evaluateQuestions, type EvaluateQuestionsResult } from '@doctree/pipeline';
+import { evaluateQuestions, type EvaluateCollectionResult, type EvaluateQuestionsResult } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure, llmFailureWarning } from '@doctree/pipeline/command';
 import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 import { EVAL_USAGE } from '../usage.js';
+import { evalCollectionCli, isCollectionEval } from './eval-collection.js';
 import { postgresEvalSystems } from './eval-postgres.js';
 
 /** Options of the `doctree eval` command. */
@@ -101,8 +102,10 @@ function explainEvalFailure(error: unknown, cacheDir: string): unknown {
   });
 }
 
-/** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand}. */
-export async function evalCli(io: CliIo, args: readonly string[]): Promise<EvaluateQuestionsResult> {
+/** Parses the arguments of `doctree eval`, loads the configuration and runs {@link evalCommand} (or, with `--collection DIR`, `evalCollectionCli`). */
+export async function evalCli(io: CliIo, args: readonly string[]): Promise<EvaluateQuestionsResult | EvaluateCollectionResult> {
+  // `--collection DIR`: every question asked of a whole collection without naming its document.
+  if (isCollectionEval(args)) return evalCollectionCli(io, args);
   const { values, positionals } = parseCommandArgs(
     args,
     {
