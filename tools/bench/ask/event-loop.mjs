@@ -11,13 +11,17 @@
 // ones, which agent event came just before (where to look). The ratio compares the longest stretch with a reference
 // measured in the same run: one `JSON.parse` of the document's largest index file.
 //
+// `--cpu-prof DIR` also profiles each phase in process (node:inspector), writes `<doc>-<phase>.cpuprofile` to DIR and
+// prints, for every stretch >= 50 ms, the functions that ran in it (self time, and DocTree's own by inclusive time).
+//
 //   npx nx run-many -t build -p pipeline && node tools/bench/ask/event-loop.mjs [--docs 3] [--question "…"]
-//     [--data ../shared/data/eval/dev] [--work /tmp/doctree-bench-event-loop] [--json]
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+//     [--data ../shared/data/eval/dev] [--work /tmp/doctree-bench-event-loop] [--cpu-prof DIR] [--json]
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
 import { flag, importDist, option, root } from '../index/bench-common.mjs';
+import { nowMicros, startProfile, summarizeStretches, writeProfile } from './stretch-profile.mjs';
 
 const pipeline = await importDist('pipeline');
 const schema = await importDist('schema');
@@ -26,6 +30,8 @@ const log = asJson ? (...a) => console.error(...a) : (...a) => console.log(...a)
 const work = resolve(option('work', '/tmp/doctree-bench-event-loop'));
 const config = schema.resolveConfig({ overrides: { data_dir: join(work, 'data') } }).config;
 const LIMIT_MS = 50;
+const profileDir = option('cpu-prof', undefined);
+if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
 
 /** Records the gaps of a setTimeout(0) heartbeat, each with the label current when it ended. */
 function heartbeat() {
@@ -33,14 +39,17 @@ function heartbeat() {
   let label = 'start';
   let startLabel = label;
   let last = performance.now();
+  let lastMicros = nowMicros();
   let timer;
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   const tick = () => {
     const now = performance.now();
-    gaps.push({ ms: now - last, label: startLabel === label ? label : `${startLabel} … ${label}` });
+    const micros = nowMicros();
+    gaps.push({ ms: now - last, label: startLabel === label ? label : `${startLabel} … ${label}`, startMicros: lastMicros, endMicros: micros });
     startLabel = label;
     last = now;
+    lastMicros = micros;
     timer = setTimeout(tick, 0);
   };
   timer = setTimeout(tick, 0);
@@ -57,6 +66,7 @@ function heartbeat() {
         p99Ms: histogram.percentile(99) / 1e6,
         over: gaps.filter((g) => g.ms >= LIMIT_MS).length,
         worst: sorted.slice(0, 3).map((g) => `${g.ms.toFixed(0)} ms in ${g.label}`),
+        long: sorted.filter((g) => g.ms >= LIMIT_MS),
       };
     },
   };
@@ -93,6 +103,7 @@ async function measure(pdf, questions) {
     ['cold', questions[0]],
     ['warm', questions[1] ?? questions[0]],
   ]) {
+    const profiler = profileDir === undefined ? undefined : await startProfile();
     const beat = heartbeat();
     let opened = measure.opened.get(pdf);
     const t = performance.now();
@@ -105,7 +116,14 @@ async function measure(pdf, questions) {
     await opened.agent.ask(question, { onEvent: (event) => beat.label(eventLabel(event)) });
     const totalMs = performance.now() - t;
     await new Promise((done) => setTimeout(done, 5));
-    rows.push({ phase, totalMs, ...beat.stop() });
+    const { long, ...row } = beat.stop();
+    if (profiler !== undefined) {
+      const profile = await profiler.stop();
+      const file = writeProfile(profileDir, `${pdf.split('/').pop()}-${phase}`, profile);
+      row.profile = file;
+      row.stretches = summarizeStretches(profile, long);
+    }
+    rows.push({ phase, totalMs, ...row });
   }
   return { reference, rows };
 }
@@ -138,6 +156,11 @@ for (const target of targets) {
         `reference JSON.parse ${reference.file} ${reference.ms.toFixed(1)} ms → ratio ${(row.maxMs / reference.ms).toFixed(2)}`,
     );
     log(`    longest: ${row.worst.join(' · ')}`);
+    for (const stretch of row.stretches ?? []) {
+      log(`    ${stretch.ms.toFixed(0)} ms in ${stretch.label} — self: ${stretch.self.slice(0, 3).join('; ')}`);
+      log(`        ours: ${stretch.ours.join('; ')}`);
+    }
+    if (row.profile) log(`    profile: ${row.profile}`);
   }
 }
 const worst = Math.max(...results.map((r) => r.maxMs));

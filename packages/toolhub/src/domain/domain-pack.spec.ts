@@ -6,7 +6,7 @@ import { DocTreeError } from '@doctree/schema';
 import { extractCells } from '../extract/extract-column.js';
 import type { TableGrid } from '../table/table-reader.js';
 import { conceptMatch, conceptQueryTerms, conceptsIn } from '../vocabulary/concept-vocabulary.js';
-import { builtinDomainPack, detectDomainPack, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
+import { builtinDomainPack, detectDomainPack, detectionHits, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'domain-pack-'));
 function writePack(name: string, value: unknown): string {
@@ -66,6 +66,15 @@ describe('domain packs', () => {
     expect((await selectDomainPack(tenK, { pack: 'generic' })).chosenBy).toBe('config');
     const clinical = domainPackFrom(CLINICAL);
     expect(detectDomainPack('Clinical Study Report. A randomized protocol', { candidates: [builtinDomainPack('finance'), clinical] }).pack.name).toBe('clinical');
+  });
+
+  it('finds detection phrases only as whole words, at the text edges too, whatever other occurrences surround them', () => {
+    const pack = domainPackFrom({ ...CLINICAL, detect: { phrases: ['study report', 'phase 3', 'c++'], min_hits: 1, first_pages: 2 } });
+    expect(detectionHits('Clinical Study Report', pack)).toEqual(['study report']);
+    expect(detectionHits('substudy reports; a study report.', pack)).toEqual(['study report']);
+    expect(detectionHits('substudy reports and phase 30', pack)).toEqual([]);
+    expect(detectionHits('Phase\n 3 trial written in C++2', pack)).toEqual(['phase 3']);
+    expect(detectionHits('written in c++, phase 3b', pack)).toEqual(['c++']);
   });
 
   it('keeps finance knowledge out of the generic pack', () => {

@@ -1,5 +1,6 @@
 import type { DocTreeNode, Hit, QueryType, RouterDecision } from '@doctree/schema';
 import { UNIT_ALIASES, analyzeQuery, analyzeText, findUnits, findYears, hasNumbers } from '@doctree/index';
+import { runSlices } from '../hub/slices.js';
 import { FIGURE_ROLES, type DocNavigator } from '../navigation/doc-navigator.js';
 import { PageLocator } from '../retrieval/page-locator.js';
 import { findLabels } from '../retrieval/query-signals.js';
@@ -255,14 +256,24 @@ const round = (x: number): number => Math.round(x * 1e4) / 1e4;
  * array, best first (ties keep the fused order).
  */
 export function rerankHits(nav: DocNavigator, hits: readonly Hit[], context: RerankContext, options: RerankOptions = {}): Hit[] {
+  return runSlices(rerankSteps(nav, hits, context, options));
+}
+
+/** The work of {@link rerankHits}, yielding between its slices (see `runSlices`). */
+export function* rerankSteps(nav: DocNavigator, hits: readonly Hit[], context: RerankContext, options: RerankOptions): Generator<void, Hit[]> {
   const weights = { ...RERANK_WEIGHTS, ...options.weights };
   const enabled = new Set(options.features && options.features.length > 0 ? resolveRerankFeatures(options.features).features : RERANK_FEATURES);
   const q = prepare(nav, context);
+  yield;
   const top = Math.max(0, ...hits.map((h) => h.score ?? h.score_raw));
-  const scored = hits.map((hit, i) => {
+  const scored: Array<{ hit: Hit; i: number }> = [];
+  for (const [i, hit] of hits.entries()) {
     const norm = top > 0 ? Math.max(0, hit.score ?? hit.score_raw) / top : 0;
     const node = nav.node(hit.node_id);
-    if (!node) return { hit: { ...hit, score: weights.fused * norm, extra: { ...hit.extra, fused_norm: round(norm) } }, i };
+    if (!node) {
+      scored.push({ hit: { ...hit, score: weights.fused * norm, extra: { ...hit.extra, fused_norm: round(norm) } }, i });
+      continue;
+    }
     const f = features(nav, node, q, hit.page_idx);
     let score = weights.fused * norm;
     const kept: Record<string, number> = {};
@@ -271,8 +282,9 @@ export function rerankHits(nav: DocNavigator, hits: readonly Hit[], context: Rer
       score += weights[name] * f[name];
       kept[name] = round(f[name]);
     }
-    return { hit: { ...hit, score, extra: { ...hit.extra, fused_norm: round(norm), features: kept } }, i };
-  });
+    scored.push({ hit: { ...hit, score, extra: { ...hit.extra, fused_norm: round(norm), features: kept } }, i });
+    yield;
+  }
   return scored.sort((a, b) => (b.hit.score ?? 0) - (a.hit.score ?? 0) || a.i - b.i).map((s) => s.hit);
 }
 

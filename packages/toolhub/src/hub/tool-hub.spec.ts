@@ -184,6 +184,46 @@ describe('ToolHub', () => {
       }
     });
 
+    it('pauses inside fusion (between reranked hits) and packing (between packed items); an abort there stops the stage before its trace event', async () => {
+      const hub = ToolHub.create({ index });
+      const phases: string[] = [];
+      const pause = yieldingPause();
+      const laneCount = stagePlan.stages[0]!.methods.filter((m) => hub.registry.has(m)).length;
+      const phase = (): string => {
+        const types = hub.trace.events.map((e) => e.type);
+        if (types.filter((t) => t === 'tool_call').length < laneCount) return 'lanes';
+        return types.includes('pack') ? 'done' : types.includes('expand') ? 'pack' : types.includes('fuse') ? 'after-fuse' : 'fuse';
+      };
+      const result = await hub.runStage(stagePlan.stages[0]!, question, {
+        ...stageContext,
+        pause: () => {
+          phases.push(phase());
+          return pause();
+        },
+      });
+      const fusedHits = hub.trace.eventsOf('fuse')[0]!.n_hits ?? 0;
+      expect(fusedHits).toBeGreaterThan(3);
+      // one slice per reranked hit (at least) before the fuse event, one per packed item before the pack event
+      expect(phases.filter((p) => p === 'fuse').length).toBeGreaterThanOrEqual(fusedHits);
+      expect(phases.filter((p) => p === 'pack').length).toBeGreaterThanOrEqual(result.pack.items.length);
+
+      const controller = new AbortController();
+      const cancelling = ToolHub.create({ index });
+      let inFusion = 0;
+      const abortingPause = yieldingPause(controller.signal);
+      const stopped = cancelling.runStage(stagePlan.stages[0]!, question, {
+        ...stageContext,
+        signal: controller.signal,
+        pause: () => {
+          const types = cancelling.trace.events.map((e) => e.type);
+          if (types.filter((t) => t === 'tool_call').length >= laneCount && ++inFusion === 3) controller.abort();
+          return abortingPause();
+        },
+      });
+      await expect(stopped).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(cancelling.trace.events.map((e) => e.type)).not.toContain('fuse');
+    });
+
     it('a callback queued before the stage runs before the stage finishes', async () => {
       const order: string[] = [];
       const hub = ToolHub.create({ index });

@@ -4,13 +4,14 @@ import type { ChatModelClient, EvidencePack, Hit, PlanStage, Reranker, StrategyP
 import type { DocIndex } from '@doctree/index';
 import { createToolContext, type ToolContext } from '../context/tool-context.js';
 import { ToolExecutor, type ToolCallOptions, type ToolCallRequest } from '../executor/tool-executor.js';
-import { diversifyHits, rerankHits, resolveRerankFeatures, type RerankContext, type RerankWeights } from '../fusion/feature-rerank.js';
+import { diversifyHits, rerankSteps, resolveRerankFeatures, type RerankContext, type RerankWeights } from '../fusion/feature-rerank.js';
 import { reciprocalRankFusion, weightedFusion } from '../fusion/reciprocal-rank-fusion.js';
-import { packEvidence, type PackNeeds, type PackOptions } from '../pack/mmr-knapsack.js';
+import { packSteps, type PackNeeds, type PackOptions } from '../pack/mmr-knapsack.js';
 import type { AnyToolCard, ToolRegistry } from '../registry/tool-registry.js';
 import { expandHits, type ExpandOptions } from '../structure/structure-expand.js';
 import { TRACE_HIT_TEXT, TraceRecorder, summarizeHits, traceSnippet } from '../trace/trace-recorder.js';
 import { createDefaultRegistry } from './default-cards.js';
+import { runSlices, runSlicesCooperatively } from './slices.js';
 
 /** How many of the best fused hits a {@link ToolHubOptions.reranker} sees. */
 export const RERANKER_CANDIDATES = 50;
@@ -191,10 +192,17 @@ export class ToolHub {
    * features when a rerank context is given, and diversifies by section or page when asked. Records a `fuse` event.
    */
   fuse(results: readonly (ToolResult | readonly Hit[])[], context?: RerankContext, options: FuseOptions = {}): Hit[] {
+    return runSlices(this.#fuseSteps(results, context, options));
+  }
+
+  /** The work of {@link fuse}, yielding between its slices (fusion, each reranked hit, diversity, the trace). */
+  *#fuseSteps(results: readonly (ToolResult | readonly Hit[])[], context: RerankContext | undefined, options: FuseOptions): Generator<void, Hit[]> {
     const o = { ...this.#options.fuse, ...options };
     const lists = results.map((r) => (Array.isArray(r) ? (r as readonly Hit[]) : (r as ToolResult).status === 'ok' ? (r as ToolResult).hits : []));
     const fused = o.method === 'weighted' ? weightedFusion(lists, o.laneWeights ? { weights: o.laneWeights } : {}) : reciprocalRankFusion(lists, { ...(o.rrfK ? { k: o.rrfK } : {}), ...(o.laneWeights ? { weights: o.laneWeights } : {}) });
-    let ranked = context ? rerankHits(this.context.nav, fused, context, { ...(o.features ? { features: o.features } : {}), ...(o.weights ? { weights: o.weights } : {}) }) : fused;
+    yield;
+    let ranked = context ? yield* rerankSteps(this.context.nav, fused, context, { ...(o.features ? { features: o.features } : {}), ...(o.weights ? { weights: o.weights } : {}) }) : fused;
+    yield;
     if (o.diversifyBy) ranked = diversifyHits(ranked, o.diversifyBy, o.diversityPenalty !== undefined ? { penalty: o.diversityPenalty } : {});
     if (o.limit !== undefined) ranked = ranked.slice(0, o.limit);
     const unknown = o.features ? resolveRerankFeatures(o.features).unknown : [];
@@ -222,7 +230,13 @@ export class ToolHub {
 
   /** MMR knapsack packing with coverage (see `packEvidence`); records a `pack` event. */
   pack(candidates: readonly Hit[], options: PackOptions = {}): EvidencePack {
-    const pack = packEvidence(this.context.nav, candidates, { ...(this.context.domain ? { concepts: this.context.domain.concepts } : {}), ...this.#options.pack, ...options });
+    return runSlices(this.#packSteps(candidates, options));
+  }
+
+  /** The work of {@link pack}, yielding between its slices (each candidate's text, each item packed, the trace). */
+  *#packSteps(candidates: readonly Hit[], options: PackOptions): Generator<void, EvidencePack> {
+    const pack = yield* packSteps(this.context.nav, candidates, { ...(this.context.domain ? { concepts: this.context.domain.concepts } : {}), ...this.#options.pack, ...options });
+    yield;
     this.trace.record({
       type: 'pack',
       n_hits: pack.items.length,
@@ -313,25 +327,36 @@ export class ToolHub {
     };
     await pause();
     const results = await this.executor.callMany(calls, callOptions);
-    const fused = this.fuse(results, { ...signals, query }, {
-      ...(plan.rerank?.fuse ? { method: plan.rerank.fuse } : {}),
-      ...(plan.rerank?.features ? { features: plan.rerank.features } : {}),
-      diversifyBy: plan.rerank?.diversify_by ?? null,
-    });
+    // Fusion, rerank and packing run in slices with the pause between them (the same work as fuse() and pack()).
+    const fused = await runSlicesCooperatively(
+      this.#fuseSteps(
+        results,
+        { ...signals, query },
+        {
+          ...(plan.rerank?.fuse ? { method: plan.rerank.fuse } : {}),
+          ...(plan.rerank?.features ? { features: plan.rerank.features } : {}),
+          diversifyBy: plan.rerank?.diversify_by ?? null,
+        },
+      ),
+      pause,
+    );
     await pause();
     const reranked = this.#options.reranker ? await this.#rerankWith(this.#options.reranker, query, fused, context.signal) : fused;
     await pause();
     const ranked = cutToPages(reranked, stage.k_pages, stage.k_nodes);
     const candidates = this.expand(ranked, context.expand);
     await pause();
-    const pack = this.pack(candidates, {
-      ...(plan.pack?.ctx_tokens !== undefined ? { budgetTokens: plan.pack.ctx_tokens } : {}),
-      ...(plan.pack?.mmr_lambda !== undefined ? { lambda: plan.pack.mmr_lambda } : {}),
-      ...(plan.pack?.per_page_limit !== undefined ? { perPageLimit: plan.pack.per_page_limit } : {}),
-      ...(plan.pack?.attach && plan.pack.attach.length > 0 ? { attach: plan.pack.attach } : {}),
-      ...context.pack,
-      ...(context.needs ? { needs: context.needs } : {}),
-    });
+    const pack = await runSlicesCooperatively(
+      this.#packSteps(candidates, {
+        ...(plan.pack?.ctx_tokens !== undefined ? { budgetTokens: plan.pack.ctx_tokens } : {}),
+        ...(plan.pack?.mmr_lambda !== undefined ? { lambda: plan.pack.mmr_lambda } : {}),
+        ...(plan.pack?.per_page_limit !== undefined ? { perPageLimit: plan.pack.per_page_limit } : {}),
+        ...(plan.pack?.attach && plan.pack.attach.length > 0 ? { attach: plan.pack.attach } : {}),
+        ...context.pack,
+        ...(context.needs ? { needs: context.needs } : {}),
+      }),
+      pause,
+    );
     await pause();
     const gate = plan.coverage_gate ?? DEFAULT_COVERAGE_GATE;
     return { stage: stage.stage, results, ranked, candidates, pack, coverage: pack.coverage, passed: pack.coverage >= gate, skipped };

@@ -2,6 +2,7 @@ import { EvidencePackSchema, HitSchema, pageFromIndex } from '@doctree/schema';
 import type { DocTreeNode, EvidenceItem, EvidencePack, Hit, RouterDecision } from '@doctree/schema';
 import { analyzeText, cosine, estimateTokens, findUnits, termFrequencies } from '@doctree/index';
 import { z } from 'zod';
+import { runSlices } from '../hub/slices.js';
 import type { HubToolCard } from '../context/tool-context.js';
 import { FIGURE_ROLES, type DocNavigator } from '../navigation/doc-navigator.js';
 import { gistWithoutTitle, hitScore, hitVia } from '../hits/node-hit.js';
@@ -250,22 +251,25 @@ export function computeCoverage(nav: DocNavigator, items: readonly EvidenceItem[
  * `EvidencePack` with the coverage of `needs`.
  */
 export function packEvidence(nav: DocNavigator, candidates: readonly Hit[], options: PackOptions = {}): EvidencePack {
+  return runSlices(packSteps(nav, candidates, options));
+}
+
+/** The work of {@link packEvidence}, yielding between its slices (see `runSlices`). */
+export function* packSteps(nav: DocNavigator, candidates: readonly Hit[], options: PackOptions): Generator<void, EvidencePack> {
   const o = { ...PACK_DEFAULTS, ...options };
   const attach = new Set(o.attach.filter((a) => (PACK_ATTACHMENTS as readonly string[]).includes(a)));
   const seen = new Set<string>();
-  const pool = candidates
-    .filter((h) => {
-      if (seen.has(h.node_id) || !nav.node(h.node_id)) return false;
-      seen.add(h.node_id);
-      return true;
-    })
-    .map((hit) => {
-      const node = nav.node(hit.node_id)!;
-      const record = typeof hit.extra['record_id'] === 'string' ? (hit.extra['record_id'] as string) : undefined;
-      const chunkId = record && /#c[0-9]+$/.test(record) ? record : undefined;
-      return { hit, node, ...packable(nav, node, attach, o.tableRows, o.sectionTokens, chunkId) };
-    })
-    .filter((c) => c.text.length > 0);
+  const pool: Array<{ hit: Hit; node: DocTreeNode } & Packable> = [];
+  for (const hit of candidates) {
+    const node = nav.node(hit.node_id);
+    if (seen.has(hit.node_id) || !node) continue;
+    seen.add(hit.node_id);
+    const record = typeof hit.extra['record_id'] === 'string' ? (hit.extra['record_id'] as string) : undefined;
+    const chunkId = record && /#c[0-9]+$/.test(record) ? record : undefined;
+    const c = { hit, node, ...packable(nav, node, attach, o.tableRows, o.sectionTokens, chunkId) };
+    if (c.text.length > 0) pool.push(c);
+    yield;
+  }
   const top = Math.max(0, ...pool.map((c) => hitScore(c.hit)));
   const relevance = (c: (typeof pool)[number]): number => (top > 0 ? Math.max(0, hitScore(c.hit)) / top : 0);
   const items: EvidenceItem[] = [];
@@ -304,7 +308,9 @@ export function packEvidence(nav: DocNavigator, candidates: readonly Hit[], opti
     perRole.set(c.node.role, (perRole.get(c.node.role) ?? 0) + 1);
     for (const i of remaining) maxSimilarity[i] = Math.max(maxSimilarity[i]!, cosine(pool[i]!.tf, c.tf));
     items.push({ node_id: c.node.node_id, page: pageFromIndex(page), role: c.node.role, text, tokens, score: hitScore(c.hit), via: hitVia(c.hit) });
+    yield;
   }
+  yield;
   const coverage = computeCoverage(nav, items, o.needs, options.concepts);
   return { items, total_tokens: used, budget_tokens: Math.max(1, Math.floor(o.budgetTokens)), ...coverage };
 }
