@@ -50,7 +50,7 @@ export type { QuestionRouter, QuestionRouteOptions, RouteDomainPack } from "./in
 export type { QueryPlanner, QueryPlanOptions } from "./interfaces/query-planner.js";
 export type { AnswerJudger, JudgeAction, JudgeCheck, JudgeFailure, JudgeRequest, JudgeVerdict } from "./interfaces/answer-judger.js";
 export { ensureArrayBufferTransfer } from "./pdf-runtime.js";
-export { YEAR_SOURCE, YEAR_SINCE_1800_SOURCE, cellYear, findYears, withoutYears, yearMentions } from './text/years.js';
+export { YEAR_SOURCE, YEAR_SINCE_1800_SOURCE, cellYear, findYears, withoutYears, yearMentions, yearPrefixSource } from './text/years.js';
 export type { CellYearOptions, YearBoundary, YearMention, YearOptions, YearPrefix } from './text/years.js';
 export { NUMBER_WORDS, numberWordSource, numberWordValue, numberWordsBetween } from './text/number-words.js';
 export { ORDINAL_WORDS, ordinalValue, ordinalWordSource } from './text/ordinals.js';

@@ -23,8 +23,7 @@ export { FORMAT_REPLAY_DEFAULTS, formatToolCallReplay, replayToolCalls } from '.
 export type { FormatReplayOptions, ReplayedToolCall } from './trace/replay-tool-calls.js';
 export { LaneArgsSchema, pageFilter } from './retrieval/lane-args.js';
 export type { LaneArgs } from './retrieval/lane-args.js';
-export { findLabels, findPageReferences, romanValue } from './retrieval/query-signals.js';
-export type { PageReference } from './retrieval/query-signals.js';
+export { findLabels } from './retrieval/query-signals.js';
 export { BM25_NODE_RETRIEVER_DEFAULTS, Bm25NodeRetriever } from './retrieval/bm25-node-retriever.js';
 export type { Bm25NodeRetrieverOptions, SparseSource } from './retrieval/bm25-node-retriever.js';
 export { DENSE_RETRIEVER_DEFAULTS, DenseRetriever } from './retrieval/dense-retriever.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { DocTreeError } from '@doctree/schema';
+import { DocTreeError, withoutYears } from '@doctree/schema';
 import type { ChildRecord, ParentRecord } from './chunk-records.js';
 import { loadChunks, loadSources, logChange, workspaceRetriever, type WorkspaceContext } from './context.js';
 import { CLAIM_TYPES, claimTypes, draftSentences, draftStem, suggestedQuery, type ClaimType, type DraftSentence } from './draft.js';
@@ -239,7 +239,7 @@ export async function auditDraft(ctx: WorkspaceContext, draftPath: string): Prom
     let status: AuditClaim['status'] = bestScore >= threshold ? 'SUPPORTED' : sentence.cites.length > 0 ? 'WEAK' : 'EVIDENCE_NEEDED';
     const counter: AuditClaim['counterevidence'] = [];
     if (ctx.config.counterevidence_mode !== 'off' && retriever) {
-      const claimNumbers = new Set(sentence.text.replace(/\b(?:19|20)[0-9]{2}\b/g, '').match(NUMBERS) ?? []);
+      const claimNumbers = new Set(withoutYears(sentence.text, '').match(NUMBERS) ?? []);
       const hits = await retriever.search(sentence.text, { k: 5, accept: (c) => sourceAccepted(sources.get(c.doc_uid), {}) });
       for (const hit of hits) {
         const features = supportFeatures(sentence.text, hit.chunk.text, hit.dense);

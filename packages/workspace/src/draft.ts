@@ -1,3 +1,4 @@
+import { withoutYears } from '@doctree/schema';
 import { analyzeQuery } from '@doctree/index';
 import { contentWords } from '@doctree/index';
 import { hasCjk, sentenceSpans } from './chunking.js';
@@ -64,8 +65,8 @@ const RULES: ReadonlyArray<[ClaimType, RegExp]> = [
 export function claimTypes(sentence: string): ClaimType[] {
   const types: ClaimType[] = [];
   for (const [type, re] of RULES) if (re.test(sentence)) types.push(type);
-  const withoutYears = sentence.replace(/\b(?:19|20)[0-9]{2}\b/g, '');
-  if (/[0-9]/.test(withoutYears) || /%|\b(percent|per cent|half|double|triple|million|billion|thousand)\b|倍|百分之|万|亿/i.test(withoutYears)) types.splice(2, 0, 'quantitative');
+  const quantities = withoutYears(sentence, '');
+  if (/[0-9]/.test(quantities) || /%|\b(percent|per cent|half|double|triple|million|billion|thousand)\b|倍|百分之|万|亿/i.test(quantities)) types.splice(2, 0, 'quantitative');
   return [...new Set(types)];
 }
 

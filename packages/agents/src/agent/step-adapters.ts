@@ -1,4 +1,4 @@
-import type { ComputedOperand, Hit } from '@doctree/schema';
+import { yearMentions, type ComputedOperand, type Hit } from '@doctree/schema';
 import { isOutflowLabel, type DocNavigator, type ExtractColumnData } from '@doctree/toolhub';
 import { hitsOf } from './plan-variables.js';
 
@@ -56,8 +56,6 @@ interface Operand {
   cell?: ComputedOperand;
 }
 
-const YEAR = /\b(?:FY\s?)?((?:19|20)\d{2})\b/;
-
 /** Numeric operands of a saved value: `extract.column` cells, `vlm.count` counts, numbers, or compute results. */
 function operandsOf(value: unknown): Operand[] {
   if (typeof value === 'number') return Number.isFinite(value) ? [{ value, unit: null, percent: false, scale: null }] : [];
@@ -67,9 +65,9 @@ function operandsOf(value: unknown): Operand[] {
   if (Array.isArray(data.cells)) {
     return data.cells.flatMap((cell) => {
       if (cell.value === null || !Number.isFinite(cell.value)) return [];
-      const year = YEAR.exec(cell.column)?.[1];
+      const year = yearMentions(cell.column, { prefix: 'fy' })[0]?.year;
       const source = typeof data.node_id === 'string' ? { cell: { node_id: data.node_id, row: cell.row, column: cell.column, raw: cell.raw, value: cell.value } } : {};
-      return [{ value: cell.value, unit: cell.unit, percent: cell.percent, scale: cell.scale, ...(year ? { year: Number(year) } : {}), ...(cell.for_row ? { item: cell.for_row } : {}), ...source }];
+      return [{ value: cell.value, unit: cell.unit, percent: cell.percent, scale: cell.scale, ...(year !== undefined ? { year } : {}), ...(cell.for_row ? { item: cell.for_row } : {}), ...source }];
     });
   }
   if (typeof data.total === 'number') return [{ value: data.total, unit: null, percent: false, scale: null }];

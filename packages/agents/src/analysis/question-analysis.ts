@@ -1,7 +1,8 @@
 import { contentWords, findUnits } from '@doctree/index';
 import { builtinDomainPack, conceptQueryTerms, conceptsIn } from '@doctree/toolhub';
 import type { CompiledDomainPack } from '@doctree/toolhub';
-import type { AnswerFormat, Operation, QueryObject, QuestionAnalysis, QuestionDefinition, RouterDecision } from '@doctree/schema';
+import { YEAR_SOURCE, findPageReferences, findYears, numberWordValue, ordinalValue, ordinalWordSource } from '@doctree/schema';
+import type { AnswerFormat, Operation, PageReferenceOptions, QueryObject, QuestionAnalysis, QuestionDefinition, RouterDecision, YearOptions } from '@doctree/schema';
 
 /**
  * The one analysis of a question ({@link analyzeQuestion}): 1-based page references, named objects and sources, units,
@@ -16,68 +17,21 @@ export function legacyDomainPack(): CompiledDomainPack {
   return builtinDomainPack('finance');
 }
 
-// Looked up with words of the question: Maps, so that no word finds a property of Object.prototype.
-const WORD_NUMBERS: ReadonlyMap<string, number> = new Map(
-  Object.entries({
-    one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-    eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-  }),
-);
-const ORDINALS: ReadonlyMap<string, number> = new Map(
-  Object.entries({
-    first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
-    '1st': 1, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5, '6th': 6, '7th': 7, '8th': 8, '9th': 9, '10th': 10,
-  }),
-);
 const MAX_PAGE = 100_000;
 
-function numberWord(token: string): number | undefined {
-  const lower = token.toLowerCase();
-  if (/^[0-9]+$/.test(lower)) return Number(lower);
-  return WORD_NUMBERS.get(lower);
-}
-
-/** Parses "3", "3-5", "3, 5 and 7", "3 to 5" into pages. */
-function pageList(text: string): number[] {
-  const out: number[] = [];
-  const tokens = text.toLowerCase().split(/\s*(,|and|&|or|to|through|thru|-|–|—)\s*/).filter((t) => t !== '' && t !== undefined);
-  let rangeFrom: number | undefined;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    if (['to', 'through', 'thru', '-', '–', '—'].includes(token)) {
-      rangeFrom = out[out.length - 1];
-      continue;
-    }
-    const n = numberWord(token);
-    if (n === undefined) continue;
-    if (rangeFrom !== undefined && n > rangeFrom && n - rangeFrom <= 50) for (let p = rangeFrom + 1; p <= n; p++) out.push(p);
-    else out.push(n);
-    rangeFrom = undefined;
-  }
-  return out;
-}
-
-const NUMBER_TOKEN = '(?:[0-9]{1,5}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)';
-const PAGE_SEQUENCE = `${NUMBER_TOKEN}(?:\\s*(?:,|and|&|or|to|through|thru|-|–|—)\\s*${NUMBER_TOKEN})*`;
-const PAGE_PATTERNS: RegExp[] = [
-  new RegExp(`\\b(?:pages?|pg\\.?|slides?)\\s*(?:no\\.?|number|#)?\\s*(${PAGE_SEQUENCE})\\b`, 'gi'),
-  new RegExp(`\\bpp?\\.\\s*(${PAGE_SEQUENCE})\\b`, 'gi'),
-];
+/**
+ * How a question names pages: `page(s)`, `p.`, `pp.`, `pg.`, `slide(s)`, `page no.`, spelled-out numbers up to twenty,
+ * ordinals up to `tenth` / `10th`, the cover, the back and the second to last page.
+ */
+const QUESTION_PAGES: PageReferenceOptions = { nouns: 'pages-and-slides', numberWords: true, coverAndBack: true, maxOrdinalWord: 10, ordinalDigits: 'strict' };
 
 function findPages(question: string, pageCount: number | undefined): { pages: number[]; last: boolean } {
   const pages: number[] = [];
-  for (const pattern of PAGE_PATTERNS) for (const m of question.matchAll(pattern)) pages.push(...pageList(m[1]!));
-  for (const m of question.matchAll(/\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|[1-9](?:st|nd|rd|th)|10th)\s+(?:page|slide)s?\b/gi)) {
-    pages.push(ORDINALS.get(m[1]!.toLowerCase())!);
-  }
-  if (/\b(?:cover|front|title)\s+(?:page|slide)\b/i.test(question)) pages.push(1);
   let last = false;
-  const fromEnd: number[] = [];
-  if (/\b(?:second|2nd)[\s-]+(?:to[\s-]+)?last\s+(?:page|slide)\b|\bpenultimate\s+(?:page|slide)\b/i.test(question)) fromEnd.push(1);
-  else if (/\b(?:last|final|back)\s+(?:page|slide)\b|\bback\s+cover\b/i.test(question)) fromEnd.push(0);
-  if (fromEnd.length > 0) {
-    if (pageCount !== undefined) for (const k of fromEnd) pages.push(pageCount - k);
-    else last = true;
+  for (const ref of findPageReferences(question, QUESTION_PAGES)) {
+    if (ref.page !== undefined) pages.push(ref.page);
+    else if (ref.kind === 'last' && pageCount !== undefined) pages.push(pageCount - (ref.fromEnd ?? 0));
+    else if (ref.kind === 'last') last = true;
   }
   const valid = pages.filter((p) => Number.isInteger(p) && p >= 1 && p <= MAX_PAGE);
   return { pages: [...new Set(valid)].sort((a, b) => a - b), last };
@@ -145,22 +99,17 @@ function findUnitsInQuestion(question: string): string[] {
   return [...units].sort();
 }
 
+/**
+ * Years a question asks about: after a period word (`FY2023`, `fiscal year 2023`, `calendar year 2019`, `FY23`),
+ * bare years that are not amounts (`2,000 million` is none), and both years of `2018-19` / `2018/19`.
+ */
+const QUESTION_YEARS: YearOptions = { prefix: 'period', twoDigit: 'period', boundary: 'amount', ranges: true };
+const QUARTER = new RegExp(`\\b(Q[1-4])\\b|\\b(${ordinalWordSource(4)})\\s+quarter\\b`, 'i');
+
 function findYearsInQuestion(question: string): { years: number[]; quarter?: string } {
-  const years = new Set<number>();
-  for (const m of question.matchAll(/\b(?:FY|fiscal(?:\s+year)?|financial\s+year|CY|calendar\s+year)\s*'?([0-9]{4}|[0-9]{2})\b/gi)) {
-    const raw = m[1]!;
-    years.add(raw.length === 2 ? 2000 + Number(raw) : Number(raw));
-  }
-  for (const m of question.matchAll(/(?<![$€£¥0-9.,])\b(19[0-9]{2}|20[0-9]{2})\b(?![0-9.,]*\s*(?:%|percent|million|billion|thousand|units))/gi)) years.add(Number(m[1]));
-  // "2018-19" / "2018/19": both years.
-  for (const m of question.matchAll(/\b(19|20)([0-9]{2})\s*[-/–]\s*([0-9]{2})\b/g)) {
-    const start = Number(m[1]! + m[2]!);
-    const end = Number(m[1]! + m[3]!);
-    if (end === start + 1) years.add(end);
-  }
-  const quarter = /\b(Q[1-4])\b|\b(first|second|third|fourth)\s+quarter\b/i.exec(question);
-  const q = quarter ? (quarter[1] ? quarter[1].toUpperCase() : `Q${['first', 'second', 'third', 'fourth'].indexOf(quarter[2]!.toLowerCase()) + 1}`) : undefined;
-  return { years: [...years].sort((a, b) => a - b), ...(q !== undefined ? { quarter: q } : {}) };
+  const quarter = QUARTER.exec(question);
+  const q = quarter ? (quarter[1] ? quarter[1].toUpperCase() : `Q${ordinalValue(quarter[2]!)}`) : undefined;
+  return { years: findYears(question, QUESTION_YEARS), ...(q !== undefined ? { quarter: q } : {}) };
 }
 
 /** Operation patterns, tested in order; several may match. */
@@ -175,7 +124,7 @@ const OPERATION_PATTERNS: Array<[Operation, RegExp]> = [
   ['max', /\b(?:highest|largest|biggest|greatest|maximum|max|most|peak|best|longest|tallest)\b|\btop\s+(?:[0-9]+|two|three|four|five|ten)\b|\btop[\s-]ranked\b/i],
   ['min', /\b(?:lowest|smallest|least|fewest|minimum|min|worst|shortest)\b/i],
   ['compare', /\bcompar(?:e|ed|ing|ison)\b|\bversus\b|\bvs\.?\b|\b(?:higher|lower|greater|larger|smaller|more|less|better|worse)\s+than\b|\bwhich\s+(?:one\s+)?(?:is|was|has|had)\s+(?:higher|lower|greater|larger|smaller|more|less|better|worse)\b/i],
-  ['trend', /\btrend\b|\bover\s+(?:time|the\s+(?:years|period|quarters|months))\b|\bfrom\s+(?:19|20)[0-9]{2}\s+(?:to|through|until)\s+(?:19|20)[0-9]{2}\b|\b(?:increasing|decreasing|growing|declining)\b|\bevolv/i],
+  ['trend', new RegExp(String.raw`\btrend\b|\bover\s+(?:time|the\s+(?:years|period|quarters|months))\b|\bfrom\s+${YEAR_SOURCE}\s+(?:to|through|until)\s+${YEAR_SOURCE}\b|\b(?:increasing|decreasing|growing|declining)\b|\bevolv`, 'i')],
   ['list', /\blist\b|\bname\s+(?:all|the|every|each)\b|\benumerate\b|\bwhat\s+are\s+(?:the|all)\b|\bwhich\s+(?:\w+\s+){0,3}(?:are|were)\b|\bwho\s+are\b|\ball\s+the\b/i],
   ['locate', /\b(?:which|what)\s+(?:page|slide|section|chapter|part)\b|\bwhere\s+(?:is|are|was|were|can|does|do|in)\b|\bon\s+which\s+(?:page|slide)\b|\bin\s+which\s+(?:section|chapter|part|page)\b/i],
 ];
@@ -307,7 +256,7 @@ const NEAREST_DECIMALS: ReadonlyMap<string, number> = new Map(
 function findRounding(question: string): number | undefined {
   const m = /\bround(?:ed|ing)?\s+(?:\w+\s+){0,4}?to\s+(?:the\s+)?(?:(\d+|one|two|three|four)\s+decimal\s+(?:places?|points?)|nearest\s+(whole\s+number|integer|tenth|hundredth|thousandth|percent|dollar|cent))/i.exec(question);
   if (!m) return undefined;
-  if (m[1] !== undefined) return numberWord(m[1]);
+  if (m[1] !== undefined) return /^[0-9]+$/.test(m[1]) ? Number(m[1]) : numberWordValue(m[1]);
   return NEAREST_DECIMALS.get(m[2]!.toLowerCase().replace(/\s+/g, ' '));
 }
 

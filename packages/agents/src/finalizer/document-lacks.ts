@@ -1,3 +1,5 @@
+import { findYears, type YearOptions } from '@doctree/schema';
+
 /**
  * What a document lacks of a question: the names, years and pages the question asks about that the document never
  * mentions. A question about a company, person, model or year the document does not contain cannot be answered from
@@ -53,7 +55,13 @@ const MAX_NAMES = 24;
 const MAX_FUZZY_LENGTH = 40;
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}&'’.-]*[\p{L}\p{N}&]|[\p{L}\p{N}]/gu;
-const FOUR_DIGIT_YEAR = /(?<![\p{L}\p{N}.,$€£¥])(1[89]\d{2}|20\d{2})(?![\p{N}]|[.,]\d)/gu;
+/**
+ * Years a document writes: 18xx–20xx standing alone, not glued to letters or digits and not part of an amount
+ * (`$2019`, `2,019`, `FY2019` are no year here).
+ */
+const DOCUMENT_YEARS: YearOptions = { since: 1800, boundary: 'number' };
+/** Years a question asks about: the document's reading plus two-digit fiscal years (`FY18`, `CY'19`). */
+const QUESTION_YEARS: YearOptions = { ...DOCUMENT_YEARS, twoDigit: 'period' };
 
 /**
  * A document's words for absence checks, built once per document: its lower-case words (possessives dropped) and the
@@ -97,7 +105,7 @@ export class DocumentWords {
       else this.#byLength.set(w.length, [w]);
     }
     yield;
-    for (const m of text.matchAll(FOUR_DIGIT_YEAR)) this.#years.add(Number(m[1]));
+    for (const year of findYears(text, DOCUMENT_YEARS)) this.#years.add(year);
   }
 
   /** True when the document writes the word (lower case), or, for words of 5+ letters, a word one edit away. */
@@ -166,13 +174,12 @@ export function namesIn(question: string, notNames: ReadonlySet<string> = new Se
   return names;
 }
 
-/** The years a question asks about (19xx / 20xx, `FY2018`, `FY18`), examples in quotes or brackets left out. */
+/**
+ * The years a question asks about (18xx–20xx, `FY18`), examples in quotes or brackets left out. `FY2018` is read as
+ * the document's words are (no year): both sides must agree for the absence check.
+ */
 export function yearsIn(question: string): number[] {
-  const text = withoutExamples(question);
-  const years = new Set<number>();
-  for (const m of text.matchAll(FOUR_DIGIT_YEAR)) years.add(Number(m[1]));
-  for (const m of text.matchAll(/\b(?:FY|CY)\s*'?(\d{2})\b/gi)) years.add(2000 + Number(m[1]));
-  return [...years].sort((a, b) => a - b);
+  return findYears(withoutExamples(question), QUESTION_YEARS);
 }
 
 /**

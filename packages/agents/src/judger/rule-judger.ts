@@ -1,4 +1,4 @@
-import type { AnswerValue, Observation, Support } from '@doctree/schema';
+import { yearMentions, type AnswerValue, type Observation, type Support, type YearOptions } from '@doctree/schema';
 import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { findNumbers, findStatedScale, parseNumberCell, SCALE_FACTORS, type NumberMention } from '../reader/numbers.js';
 import { supportMatches } from '../reader/observation-text.js';
@@ -19,7 +19,8 @@ export const RULE_JUDGER_DEFAULTS: Readonly<Required<Pick<RuleJudgerOptions, 'mi
 
 /** Operations whose result is computed, so need not be written in the evidence. */
 const COMPUTED = new Set(['count', 'sum', 'difference', 'ratio', 'percent', 'percent_change', 'average']);
-const YEAR_RE = /\b(?:FY\s?)?((?:19|20)\d{2})\b/g;
+/** Years of supports and column headers: `2018`, `FY2018`, `FY 2018`. */
+const SUPPORT_YEARS: YearOptions = { prefix: 'fy' };
 
 function asNumber(answer: AnswerValue): number | undefined {
   if (typeof answer === 'number') return answer;
@@ -46,7 +47,7 @@ function supportColumnYears(support: Support, observation: Observation | undefin
   const row = p.rows.find((r) => r.some((c) => c === label) && r.includes(cell)) ?? p.rows.find((r) => r.includes(cell));
   if (!row) return [];
   const col = row.indexOf(cell, 1);
-  return col < 0 ? [] : [...(p.columns[col] ?? '').matchAll(YEAR_RE)].map((m) => Number(m[1]));
+  return col < 0 ? [] : yearMentions(p.columns[col] ?? '', SUPPORT_YEARS).map((m) => m.year);
 }
 
 /**
@@ -132,9 +133,9 @@ export class RuleJudger extends BaseJudger {
       const supportYears = new Set<number>();
       for (const s of supports) {
         for (const y of supportColumnYears(s, observationOf(s))) supportYears.add(y);
-        for (const m of s.snippet.matchAll(YEAR_RE)) supportYears.add(Number(m[1]));
+        for (const m of yearMentions(s.snippet, SUPPORT_YEARS)) supportYears.add(m.year);
         const p = observationOf(s)?.payload;
-        if (p?.kind === 'text') for (const m of p.heading_path.join(' ').matchAll(YEAR_RE)) supportYears.add(Number(m[1]));
+        if (p?.kind === 'text') for (const m of yearMentions(p.heading_path.join(' '), SUPPORT_YEARS)) supportYears.add(m.year);
       }
       if (supportYears.size > 0 && !profile.years.some((y) => supportYears.has(y))) {
         failures.push({ check: 'time', severity: 'major', message: `the question asks about ${profile.years.join('/')} but the support is from ${[...supportYears].sort().join('/')}` });

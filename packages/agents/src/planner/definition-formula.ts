@@ -1,3 +1,4 @@
+import { YEAR_SOURCE, findYears, withoutYears, yearMentions, yearPrefixSource, type YearOptions } from '@doctree/schema';
 import { comparedYears } from '../reader/question-profile.js';
 import { lineItems, operandSides } from '../router/question-signals.js';
 
@@ -47,7 +48,11 @@ const WORD_OPERATORS: ReadonlyArray<[RegExp, string]> = [
   [/\s+(?:times|multiplied\s+by)\s+/gi, ' * '],
   [/\s[-−–]\s/g, ' - '],
 ];
-const YEAR_IN_PHRASE = /\b(?:FY\s?|fiscal\s+(?:year\s+)?)?'?((?:19|20)[0-9]{2})\b/gi;
+/** Years of an operand phrase: `2023`, `FY2023`, `fiscal year 2023`, `FY'2023`. */
+const YEAR_IN_PHRASE: YearOptions = { prefix: 'fiscal' };
+const FISCAL_YEAR = `(?:${yearPrefixSource('fiscal')})?'?${YEAR_SOURCE}`;
+/** A span of years (`between FY2021 and FY2023`), dropped from an operand phrase. */
+const YEAR_SPAN = new RegExp(`\\b(?:between|from)\\s+${FISCAL_YEAR}\\s+(?:and|to|through)\\s+${FISCAL_YEAR}\\b`, 'gi');
 /** Source and filler words of an operand phrase ("from the segment table", "(units per the annual report)"). */
 const PHRASE_NOISE = /\b(?:from|in|on|of|per)\s+the\s+(?:[a-z&']+\s+){0,4}(?:statement|sheet|report|table)s?\b|\bas\s+(?:reported|shown|stated)\b.*$|\bthe\b|\bfor\s+the\s+(?:year|period)\b/gi;
 
@@ -66,11 +71,9 @@ function definitionBody(question: string): { body: string; defined?: string } | 
 /** An operand phrase cleaned for row matching, with its years and whether it is an average over them. */
 function readOperand(text: string): { phrase: string; years: number[]; average: boolean } {
   let t = ` ${text} `;
-  const years = [...t.matchAll(YEAR_IN_PHRASE)].map((y) => Number(y[1]));
+  const years = yearMentions(t, YEAR_IN_PHRASE).map((y) => y.year);
   const average = /\baverage\b|\bmean\b/i.test(t);
-  t = t
-    .replace(/\b(?:between|from)\s+(?:FY\s?|fiscal\s+(?:year\s+)?)?'?(?:19|20)[0-9]{2}\s+(?:and|to|through)\s+(?:FY\s?|fiscal\s+(?:year\s+)?)?'?(?:19|20)[0-9]{2}\b/gi, ' ')
-    .replace(YEAR_IN_PHRASE, ' ')
+  t = withoutYears(t.replace(YEAR_SPAN, ' '), ' ', YEAR_IN_PHRASE)
     .replace(/\b(?:average|mean)\b/gi, ' ')
     .replace(/\(([^()]*)\)/g, (all, inner: string) => (/\bstatement\b|\bsheet\b/i.test(inner) ? ' ' : all))
     .replace(PHRASE_NOISE, ' ')
@@ -197,8 +200,8 @@ function moreOrLess(question: string): ComputationSpec | undefined {
   if (!m) return undefined;
   const a = cleanItem(m[2]!);
   const b = cleanItem(m[3]!);
-  if (a === '' || b === '' || PERIOD.test(b) || /\b(?:19|20)[0-9]{2}\b/.test(b) || a.split(' ').length > 8 || b.split(' ').length > 8) return undefined;
-  const years = [...question.matchAll(YEAR_IN_PHRASE)].map((y) => Number(y[1])).sort((x, y) => x - y);
+  if (a === '' || b === '' || PERIOD.test(b) || findYears(b).length > 0 || a.split(' ').length > 8 || b.split(' ').length > 8) return undefined;
+  const years = yearMentions(question, YEAR_IN_PHRASE).map((y) => y.year).sort((x, y) => x - y);
   const at = years.length > 0 ? [years[years.length - 1]!] : [];
   const less = /^(?:less|lower|smaller)$/i.test(m[1]!);
   return {

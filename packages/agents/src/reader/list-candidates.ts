@@ -1,3 +1,4 @@
+import { numberWordSource, numberWordValue } from '@doctree/schema';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { phraseStems } from './evidence-model.js';
 import { parseNumberCell } from './numbers.js';
@@ -20,7 +21,8 @@ const ENUMERATION_LEAD = /^.*?\b(?:include|includes|included|including|consist o
 /** Longest stretch of a question read for an item count or an enumeration. */
 const MAX_ASKING_CHARS = 600;
 
-const NUMBER_WORDS = new Map(['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((w, i) => [w, i + 2]));
+/** An item count a question names, spelled out (`two` … `twelve`) or in digits, before a plural noun. */
+const ITEM_COUNT = new RegExp(`\\b(?:what|which|name|list|give|the|top)\\b[^?.]*?\\b(${numberWordSource(2, 12)}|[2-9]|1[0-2])\\s+(?:\\w+\\s+){0,2}?[a-z]+s\\b`, 'i');
 
 /**
  * How many items the question says the answer has ("What are two examples…", "Which seven sensors…", "the top 3
@@ -28,10 +30,9 @@ const NUMBER_WORDS = new Map(['two', 'three', 'four', 'five', 'six', 'seven', 'e
  */
 export function expectedItemCount(question: string): number | undefined {
   // The asking sentence only (bounded: the lazy scan would otherwise retry from every word of a long text).
-  const m = /\b(?:what|which|name|list|give|the|top)\b[^?.]*?\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|1[0-2])\s+(?:\w+\s+){0,2}?[a-z]+s\b/i.exec(question.slice(0, MAX_ASKING_CHARS));
+  const m = ITEM_COUNT.exec(question.slice(0, MAX_ASKING_CHARS));
   if (!m) return undefined;
-  const word = m[1]!.toLowerCase();
-  return NUMBER_WORDS.get(word) ?? Number(word);
+  return numberWordValue(m[1]!) ?? Number(m[1]!);
 }
 
 /**

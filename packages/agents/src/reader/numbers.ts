@@ -3,6 +3,7 @@
  * spelled-out small counts. Shared by the table observer (units per column), the readers and the judger.
  */
 
+import { cellYear, numberWordSource, numberWordValue } from '@doctree/schema';
 import { SCALE_MULTIPLIERS, currencyFromWord as currencySymbol, parseNumberText, scaleFromWord as toolhubScale, type Scale as PluralScale } from '@doctree/toolhub';
 
 /** Multipliers of the scales documents state (`in millions`, `$1.5 billion`, `(000s)`): ToolHub's, by singular name. */
@@ -70,12 +71,6 @@ export function parseNumberCell(cell: string): ParsedNumber | null {
   return out;
 }
 
-const WORD_NUMBERS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-  thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
-};
-
 const MENTION_RE = new RegExp(
   [
     '(?:(?<cur>US\\$|C\\$|A\\$|[$€£¥₹]|\\b(?:USD|EUR|GBP|JPY|RMB|CHF)\\b)\\s?)?',
@@ -87,7 +82,7 @@ const MENTION_RE = new RegExp(
   ].join(''),
   'gi',
 );
-const WORD_MENTION_RE = new RegExp(`\\b(${Object.keys(WORD_NUMBERS).join('|')})\\b`, 'gi');
+const WORD_MENTION_RE = new RegExp(`\\b(${numberWordSource(0, 100)})\\b`, 'gi');
 
 /**
  * Every number in running text with its offsets: currency before it, `%`/`percent`, scale words after it
@@ -102,7 +97,7 @@ export function findNumbers(text: string, options: { words?: boolean } = {}): Nu
     if (!num) continue;
     // Leading letters glued to digits (`Q4`, `FY2018`, `H1`) are labels, not quantities; keep FY years as years.
     const before = text[m.index - 1];
-    if (!g['cur'] && before !== undefined && /[A-Za-z]/.test(before) && !/^(19|20)\d\d$/.test(num)) continue;
+    if (!g['cur'] && before !== undefined && /[A-Za-z]/.test(before) && cellYear(num) === undefined) continue;
     let start = m.index;
     let raw = m[0];
     // Balanced parentheses only count as a negative sign.
@@ -141,7 +136,7 @@ export function findNumbers(text: string, options: { words?: boolean } = {}): Nu
   }
   if (options.words) {
     for (const m of text.matchAll(WORD_MENTION_RE)) {
-      out.push({ value: WORD_NUMBERS[m[1]!.toLowerCase()]!, raw: m[0], start: m.index, end: m.index + m[0].length, percent: false, decimals: 0 });
+      out.push({ value: numberWordValue(m[1]!)!, raw: m[0], start: m.index, end: m.index + m[0].length, percent: false, decimals: 0 });
     }
     out.sort((a, b) => a.start - b.start);
   }
@@ -155,9 +150,7 @@ export function isYearLike(mention: Pick<ParsedNumber, 'value' | 'raw' | 'percen
     !mention.percent &&
     mention.currency === undefined &&
     Number.isInteger(mention.value) &&
-    mention.value >= 1900 &&
-    mention.value <= 2099 &&
-    /^(?:FY\s?)?\d{4}$/i.test(mention.raw.trim())
+    cellYear(mention.raw.trim(), { prefix: 'fy' }) === mention.value
   );
 }
 

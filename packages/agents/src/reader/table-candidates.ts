@@ -1,4 +1,4 @@
-import type { AnswerFormat, ComputedValue, Support } from '@doctree/schema';
+import { yearMentions, type AnswerFormat, type ComputedValue, type Support } from '@doctree/schema';
 import { conceptsIn, isOutflowLabel, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate, type EvidenceEntry } from './evidence-model.js';
 import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, SCALE_FACTORS, type ParsedNumber, type Scale } from './numbers.js';
@@ -23,9 +23,7 @@ const SIGNED_QUESTION = /\b(?:change|net|decrease|increase|loss|gain|deficit|dif
 
 /** Years a column header names (`2018`, `FY2018`, `FY18`, `fiscal 2018`). */
 export function columnYears(header: string): number[] {
-  const out: number[] = [];
-  for (const m of header.matchAll(/(?:FY\s?'?|fiscal\s+)?\b((?:19|20)\d{2})\b|\bFY\s?'?(\d{2})\b/gi)) out.push(m[1] ? Number(m[1]) : 2000 + Number(m[2]));
-  return out;
+  return yearMentions(header, { prefix: 'fiscal', twoDigit: 'fiscal' }).map((m) => m.year);
 }
 
 /** Label of a body row: its leading non-numeric cells joined (a year in the first cell is a label too). */

@@ -1,4 +1,4 @@
-import type { Observation, Support } from '@doctree/schema';
+import { findYears, yearMentions, type Observation, type Support } from '@doctree/schema';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { findNumbers, findStatedScale, isYearLike, type NumberMention } from './numbers.js';
 import { supportFor } from './observation-text.js';
@@ -140,10 +140,10 @@ export function attachedYear(sentence: string, mentions: readonly NumberMention[
 
 function nearestYear(sentence: string, start: number, end: number): number | undefined {
   let best: { d: number; y: number } | undefined;
-  for (const m of sentence.matchAll(/\b(?:FY\s?)?((?:19|20)\d{2})\b/g)) {
-    if (m.index === start) continue;
-    const d = m.index >= end ? m.index - end : start - (m.index + m[0].length);
-    if (!best || d < best.d) best = { d, y: Number(m[1]) };
+  for (const m of yearMentions(sentence, { prefix: 'fy' })) {
+    if (m.start === start) continue;
+    const d = m.start >= end ? m.start - end : start - m.end;
+    if (!best || d < best.d) best = { d, y: m.year };
   }
   return best?.y;
 }
@@ -156,7 +156,7 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
   const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number; stated: boolean }> = [];
   for (const s of sentences) {
     const mentions = findNumbers(s.text, { words: options.integersOnly === true });
-    const sentenceYears = new Set((s.text.match(/\b(?:19|20)\d{2}\b/g) ?? []).map(Number));
+    const sentenceYears = new Set(findYears(s.text));
     for (const [i, m] of mentions.entries()) {
       if (isYearLike(m) && profile.kind !== 'year') continue;
       if (profile.questionNumbers.has(Math.abs(m.value)) && !m.percent && !m.currency) continue;
@@ -262,15 +262,15 @@ export function yearCandidates(evidence: EvidenceSet): Candidate[] {
   const { profile } = evidence;
   const out: Candidate[] = [];
   for (const s of scoreSentences(evidence).slice(0, 20)) {
-    for (const m of s.text.matchAll(/\b((?:19|20)\d{2})\b/g)) {
-      const year = Number(m[1]);
+    for (const m of yearMentions(s.text)) {
+      const year = m.year;
       if (profile.years.includes(year)) continue;
-      const d = s.termPositions.length > 0 ? Math.min(...s.termPositions.map((p) => Math.abs(p - m.index))) : 200;
+      const d = s.termPositions.length > 0 ? Math.min(...s.termPositions.map((p) => Math.abs(p - m.start))) : 200;
       out.push({
         answer: year,
         format: 'Int',
         score: s.score + 0.1 / (1 + d / 40),
-        support: [clip(s.entry, s.span, { start: s.span.start + m.index, end: s.span.start + m.index + 4 })],
+        support: [clip(s.entry, s.span, { start: s.span.start + m.start, end: s.span.start + m.start + 4 })],
         notes: [`year ${year} in ${s.entry.observation.node_id}`],
       });
     }

@@ -1,4 +1,4 @@
-import type { AnswerFormat, AnswerValue } from '@doctree/schema';
+import { numberWordValue, numberWordsBetween, type AnswerFormat, type AnswerValue } from '@doctree/schema';
 
 import { anls, cleanAnswerString, isDeclinedAnswer, NOT_ANSWERABLE, scoreMmLongBenchAnswer } from './mmlongbench-score.js';
 import type { MmLongBenchRule } from './mmlongbench-score.js';
@@ -49,7 +49,8 @@ export interface AnswerScore {
   answered: boolean;
 }
 
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+/** Number words an `Int` answer may be written as (`zero` … `twenty`), smallest first. */
+const INT_WORDS = numberWordsBetween(0, 20);
 
 function mentionText(mention: NumberMention): string {
   // The number as written, signed by an explicit minus only (accounting parentheses give the magnitude).
@@ -81,8 +82,8 @@ export function extractAnswerForFormat(prediction: AnswerValue, format: AnswerFo
     const first = extractNumberMentions(text)[0];
     if (first !== undefined) return mentionText(first);
     if (format === 'Int') {
-      const word = NUMBER_WORDS.findIndex((w) => new RegExp(`\\b${w}\\b`, 'i').test(text));
-      if (word >= 0) return String(word);
+      const word = INT_WORDS.find((w) => new RegExp(`\\b${w}\\b`, 'i').test(text));
+      if (word !== undefined) return String(numberWordValue(word));
     }
     return prediction;
   }

@@ -1,4 +1,5 @@
-import { cosine, estimateTokens, splitSentences, termFrequencies } from './text-features.js';
+import { splitSentences } from '@doctree/schema';
+import { cosine, estimateTokens, termFrequencies } from './text-features.js';
 
 /** Options of {@link mmrSummary}. */
 export interface MmrSummaryOptions {

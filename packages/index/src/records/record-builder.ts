@@ -1,6 +1,8 @@
 import {
   SECTION_VARIANT_SUFFIX,
+  findYears,
   setOwn,
+  splitSentences,
   type Affordances,
   type DenseCoarseRecord,
   type DenseLeafRecord,
@@ -14,7 +16,7 @@ import {
   type SparseDoc,
 } from '@doctree/schema';
 import { DocView, tableHeader, tableRowLabels } from './doc-view.js';
-import { UNIT_ALIASES, estimateTokens, findUnits, findYears, hasNumbers, splitSentences, termFrequencies, topKeywords } from './text-features.js';
+import { UNIT_ALIASES, estimateTokens, findUnits, hasNumbers, termFrequencies, topKeywords } from './text-features.js';
 
 /** Options of {@link buildIndexRecords}. */
 export interface IndexRecordOptions {

@@ -1,4 +1,4 @@
-import { ownTable } from '@doctree/schema';
+import { findYears, ownTable, splitSentences, withoutYears } from '@doctree/schema';
 /**
  * Light text features shared by summaries and index records: sentences, word tokens, token estimates,
  * units, years, numbers and keywords. Deterministic and dependency-free.
@@ -9,19 +9,8 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-const ABBREVIATIONS = /\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|dr|u\.s|approx|al)\.$/i;
-
-/** Splits text into sentences, keeping abbreviations (`e.g.`, `Fig.`, `U.S.`) and decimals intact. */
-export function splitSentences(text: string): string[] {
-  const out: string[] = [];
-  const parts = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+(?=[A-Z0-9("“])/);
-  for (const part of parts) {
-    const previous = out[out.length - 1];
-    if (previous !== undefined && ABBREVIATIONS.test(previous)) out[out.length - 1] = `${previous} ${part}`;
-    else if (part.length > 0) out.push(part);
-  }
-  return out;
-}
+/** Sentences and years come from the one vocabulary of `@doctree/schema` (re-exported here for index users). */
+export { findYears, splitSentences };
 
 const STOPWORDS = new Set(
   'a an and are as at be been being but by for from had has have he her his i if in into is it its of on or our she so such than that the their them then there these they this those to was we were what when where which while who will with within without would you your not no can may also more most other over under up down out only any each both all per vs'.split(
@@ -69,17 +58,9 @@ export function findUnits(text: string): string[] {
   return [...units].sort();
 }
 
-/** Four-digit years between 1900 and 2099 mentioned in text, sorted and unique. */
-export function findYears(text: string): number[] {
-  const years = new Set<number>();
-  for (const m of text.matchAll(/\b(19[0-9]{2}|20[0-9]{2})\b/g)) years.add(Number(m[1]));
-  return [...years].sort((a, b) => a - b);
-}
-
 /** True when text carries quantities (not just years or list numbering). */
 export function hasNumbers(text: string): boolean {
-  const withoutYears = text.replace(/\b(19|20)[0-9]{2}\b/g, ' ');
-  return /[0-9][0-9,]*\.[0-9]+|[0-9]{1,3}(,[0-9]{3})+|\$\s?[0-9]|[0-9]\s?%|\([0-9][0-9,.]*\)|\b[0-9]{2,}\b/.test(withoutYears);
+  return /[0-9][0-9,]*\.[0-9]+|[0-9]{1,3}(,[0-9]{3})+|\$\s?[0-9]|[0-9]\s?%|\([0-9][0-9,.]*\)|\b[0-9]{2,}\b/.test(withoutYears(text));
 }
 
 /** Term frequencies of content words. */

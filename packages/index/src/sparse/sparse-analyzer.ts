@@ -1,3 +1,4 @@
+import { cellYear } from '@doctree/schema';
 import { stemEnglish } from './english-stemmer.js';
 
 /**
@@ -203,8 +204,8 @@ function wordTerms(text: string, out: string[]): void {
   }
   out.push(text);
   // Fiscal years: `fy2018` also counts as the year 2018.
-  const fiscal = /^fy((?:19|20)\d{2})$/.exec(text);
-  if (fiscal !== null) out.push(fiscal[1]!);
+  const fiscal = text.startsWith('fy') ? cellYear(text, { prefix: 'fy' }) : undefined;
+  if (fiscal !== undefined) out.push(String(fiscal));
 }
 
 function cjkTerms(text: string, out: string[]): void {

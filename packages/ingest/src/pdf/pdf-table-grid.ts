@@ -1,4 +1,4 @@
-import type { BBox } from '@doctree/schema';
+import { YEAR_SOURCE, type BBox } from '@doctree/schema';
 import type { PdfRule } from './pdf-graphics.js';
 import type { PdfLine } from './pdf-lines.js';
 import { parseCaptionLabel } from '../builder/labels.js';
@@ -47,7 +47,7 @@ const NUMERIC_CELL =
 /** Nil amounts: dashes, `n/a`, `nm`. */
 const NIL_CELL = /^(?:[$€£¥]\s?)?(?:[-–—−]+|n\/?a|nm)%?$/i;
 /** A year heading a column (`2018`, `FY2018`, `2018 vs 2017` is not one). */
-export const YEAR_CELL = /^(?:fy\s?)?(?:19|20)\d\d[A-Z]?$/i;
+export const YEAR_CELL = new RegExp(`^(?:fy\\s?)?${YEAR_SOURCE}[A-Z]?$`, 'i');
 export const CURRENCY_ONLY = /^[$€£¥]$/;
 export const SUFFIX_ONLY = /^(?:%|\)|%\))$/;
 

@@ -1,4 +1,4 @@
-import { COLLECTION_METADATA_FIELDS, type CollectionMetadata, type CollectionMetadataField } from '@doctree/schema';
+import { COLLECTION_METADATA_FIELDS, YEAR_SOURCE, cellYear, type CollectionMetadata, type CollectionMetadataField } from '@doctree/schema';
 
 /**
  * Metadata of a collection document read from what it already says: the file name (`<company>_<year>_<form>…`, a
@@ -8,12 +8,10 @@ import { COLLECTION_METADATA_FIELDS, type CollectionMetadata, type CollectionMet
 
 /** A filing form written as a file-name token: `10K`, `10-Q`, `8K`, `20F`. */
 const FORM_TOKEN = /^(\d{1,2})-?([A-Z]{1,2})$/i;
-/** A year written as a file-name token, possibly with a quarter: `2018`, `2023Q2`. */
-const YEAR_TOKEN = /^((?:19|20)\d\d)(?:Q[1-4])?$/i;
 /** A form named on a cover page: `FORM 10-K`. */
 const FORM_TEXT = /\bFORM\s+(\d{1,2}-[A-Z]{1,2})\b/;
 /** The fiscal year a report covers: `for the fiscal year ended December 31, 2022`. */
-const FISCAL_YEAR_TEXT = /fiscal\s+year\s+ended\s+[A-Za-z]+\.?\s+\d{1,2},?\s+((?:19|20)\d\d)/i;
+const FISCAL_YEAR_TEXT = new RegExp(`fiscal\\s+year\\s+ended\\s+[A-Za-z]+\\.?\\s+\\d{1,2},?\\s+(${YEAR_SOURCE})`, 'i');
 /** A registrant's name on the line before `(Exact name of registrant …)`. */
 const REGISTRANT_TEXT = /([^\n]{2,80})\n\s*\(exact name of (?:the )?registrant/i;
 
@@ -41,10 +39,11 @@ export function metadataFromFilename(filename: string): Partial<Record<Collectio
   const out: Partial<Record<CollectionMetadataField, string | number>> = {};
   let firstKnown = tokens.length;
   tokens.forEach((token, i) => {
-    const year = YEAR_TOKEN.exec(token);
+    // A year, possibly with a quarter: `2018`, `2023Q2`.
+    const year = cellYear(token, { suffix: 'quarter' });
     const form = FORM_TOKEN.exec(token);
-    if (year && out.year === undefined) {
-      out.year = Number(year[1]);
+    if (year !== undefined && out.year === undefined) {
+      out.year = year;
       firstKnown = Math.min(firstKnown, i);
     } else if (form && out.form === undefined) {
       out.form = normaliseForm(form[1]!, form[2]!);

@@ -139,7 +139,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 /**
  * Cuts a DocTree into the baseline's parents and children. Each page with text becomes a parent (`<doc_id>:p<NNN>`,
- * 1-based). Its prose is split into sentences (`splitSentences` of `@doctree/index`) and packed into children of
+ * 1-based). Its prose is split into sentences (`splitSentences` of `@doctree/schema`) and packed into children of
  * about `targetTokens` (`minTokens`–`maxTokens`, whole sentences, overlap at most `overlapTokens` and
  * `maxOverlapRatio`); a prose stretch ends at a table or where the canonical text leaves the page. A table becomes
  * one child when it fits `maxTokens`, else row ranges (its header row is embedded before each continuation piece as

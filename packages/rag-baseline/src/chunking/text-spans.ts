@@ -1,4 +1,4 @@
-import { splitSentences } from '@doctree/index';
+import { splitSentences } from '@doctree/schema';
 
 /** A half-open `[start, end)` span of a text. */
 export interface TextSpan {
@@ -10,7 +10,7 @@ const WHITESPACE = /\s/;
 
 /**
  * Sentences of `text.slice(start, end)` as exact spans of `text`, found with the `splitSentences` of
- * `@doctree/index`. That splitter works on whitespace-normalised text, so every sentence is mapped back to the
+ * `@doctree/schema`. That splitter works on whitespace-normalised text, so every sentence is mapped back to the
  * original characters: a span starts at the sentence's first character and ends after its last one (surrounding
  * whitespace excluded). Whitespace-only input gives no spans.
  */

@@ -140,16 +140,32 @@ export function findYears(text: string, options: YearOptions = {}): number[] {
 }
 
 /**
- * `text` with every whole-word year 1900–2099 replaced by `replacement` (default a space): the numbers left are
- * quantities, not years.
+ * `text` with every year mention (whole-word years 1900–2099 by default, see {@link YearOptions}) replaced by
+ * `replacement` (default a space): the numbers left are quantities, not years. Range ends are not replaced.
  *
  * @example
  * ```ts
  * withoutYears('In 2023 sales rose 12%'); // 'In   sales rose 12%'
+ * withoutYears('FY 2023 sales', '', { prefix: 'fy' }); // ' sales'
  * ```
  */
-export function withoutYears(text: string, replacement = ' '): string {
-  return text.replace(new RegExp(`\\b${YEAR_SOURCE}\\b`, 'g'), replacement);
+export function withoutYears(text: string, replacement = ' ', options: YearOptions = {}): string {
+  let out = '';
+  let at = 0;
+  for (const m of yearMentions(text, { ...options, ranges: false })) {
+    if (m.start < at) continue;
+    out += text.slice(at, m.start) + replacement;
+    at = m.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * Regex source of the words a {@link YearPrefix} puts before a year (`FY\\s?` for `fy`), without a group, for patterns
+ * that name a period inside a longer phrase (`from FY2021 to FY2023`).
+ */
+export function yearPrefixSource(prefix: Exclude<YearPrefix, 'none'>): string {
+  return PREFIX_SOURCE[prefix];
 }
 
 /** What a whole cell or token may hold besides the year ({@link cellYear}). */

@@ -1,6 +1,6 @@
-import { DocTreeError, pageFromIndex } from '@doctree/schema';
+import { DocTreeError, cellYear, findYears, pageFromIndex } from '@doctree/schema';
 import type { DocTreeNode } from '@doctree/schema';
-import { analyzeText, findYears } from '@doctree/index';
+import { analyzeText } from '@doctree/index';
 import { z } from 'zod';
 import type { HubToolCard } from '../context/tool-context.js';
 import type { DocNavigator } from '../navigation/doc-navigator.js';
@@ -235,7 +235,7 @@ export function extractCells(grid: TableGrid, options: ExtractCellsOptions = {})
       const text = String(spec);
       const years = typeof spec === 'number' ? [spec] : findYears(text);
       let found: number[] = [];
-      if (years.length > 0 && /^\s*(?:FY\s?)?[0-9]{4}\s*$/i.test(text)) {
+      if (years.length > 0 && cellYear(text.trim(), { prefix: 'fy' }) !== undefined) {
         found = candidates.filter((c) => findYears(grid.columns[c] ?? '').includes(years[0]!));
       } else {
         const wanted = termsOf(text);

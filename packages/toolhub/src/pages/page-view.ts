@@ -1,5 +1,6 @@
 import type { DocIndex } from '@doctree/index';
-import { analyzeQuery, findYears } from '@doctree/index';
+import { analyzeQuery } from '@doctree/index';
+import { findYears } from '@doctree/schema';
 import type { SparseHit, SparseIndex } from '@doctree/schema';
 import { navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
 

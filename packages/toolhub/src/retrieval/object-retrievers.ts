@@ -1,5 +1,5 @@
-import type { DocTreeNode, Hit, RetrieveRequest } from '@doctree/schema';
-import { BaseRetriever, analyzeQuery, findUnits, findYears } from '@doctree/index';
+import { findYears, type DocTreeNode, type Hit, type RetrieveRequest } from '@doctree/schema';
+import { BaseRetriever, analyzeQuery, findUnits } from '@doctree/index';
 import type { BaseRetrieverOptions, DocIndex } from '@doctree/index';
 import { FIGURE_ROLES, navigatorFor, type DocNavigator, type NodeSurface } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';

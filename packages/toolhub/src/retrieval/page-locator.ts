@@ -1,10 +1,9 @@
-import { indexFromPage, pageFromIndex } from '@doctree/schema';
+import { findPageReferences, indexFromPage, pageFromIndex } from '@doctree/schema';
 import type { DocTreeNode, Hit, RetrieveRequest } from '@doctree/schema';
 import { BaseRetriever } from '@doctree/index';
 import type { BaseRetrieverOptions, DocIndex } from '@doctree/index';
 import { navigatorFor, type DocNavigator } from '../navigation/doc-navigator.js';
 import { nodeHit } from '../hits/node-hit.js';
-import { findPageReferences } from './query-signals.js';
 
 /** A page the locator targets, and why. */
 export interface LocatedPage {
@@ -69,7 +68,7 @@ export class PageLocator extends BaseRetriever {
     if (this.#options.pages && this.#options.pages.length > 0) {
       for (const page of this.#options.pages) add(indexFromPage(page), 'given', 1);
     } else {
-      for (const ref of findPageReferences(query)) {
+      for (const ref of findPageReferences(query, { labels: true })) {
         if (ref.kind === 'last') add(count - 1, 'last', 1);
         else if (ref.kind === 'ordinal' && ref.page !== undefined) add(indexFromPage(ref.page), 'ordinal', 1);
         else if (ref.kind === 'number' && ref.page !== undefined) {

@@ -8,7 +8,8 @@ import { annualReportTree, corpusTree } from '../testing/fixture-trees.js';
 import { buildFixtureIndex, type FixtureIndex } from '../testing/fixture-index.js';
 import { Bm25NodeRetriever } from './bm25-node-retriever.js';
 import { DenseRetriever } from './dense-retriever.js';
-import { findLabels, findPageReferences, romanValue } from './query-signals.js';
+import { findPageReferences, romanValue } from '@doctree/schema';
+import { findLabels } from './query-signals.js';
 
 const fixtures: FixtureIndex[] = [];
 afterAll(async () => {
@@ -130,8 +131,8 @@ describe('query signals', () => {
     expect(romanValue('abc')).toBeUndefined();
   });
 
-  it('finds page references', () => {
-    const refs = findPageReferences('See pages 3-5 and p. 9, the second page, page iv, the last page and pages in general');
+  it('finds page references as the page locator reads them (printed labels too)', () => {
+    const refs = findPageReferences('See pages 3-5 and p. 9, the second page, page iv, the last page and pages in general', { labels: true });
     expect(refs.filter((r) => r.kind === 'number').map((r) => r.page)).toEqual([3, 4, 5, 9]);
     expect(refs.find((r) => r.kind === 'ordinal')?.page).toBe(2);
     expect(refs.find((r) => r.kind === 'label')?.label).toBe('iv');

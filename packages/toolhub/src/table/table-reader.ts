@@ -1,5 +1,4 @@
-import type { DocTreeNode } from '@doctree/schema';
-import { findYears } from '@doctree/index';
+import { cellYear, findYears, type DocTreeNode } from '@doctree/schema';
 import { parseHtmlTable } from './html-table.js';
 import { findCurrency, findScale, parseNumberText, type Scale } from './number-text.js';
 
@@ -34,7 +33,7 @@ export interface ReadTableOptions {
 }
 
 const isNumeric = (cell: string): boolean => parseNumberText(cell) !== undefined;
-const isYear = (cell: string): boolean => /^\s*(?:FY\s?)?(19|20)[0-9]{2}\s*$/i.test(cell);
+const isYear = (cell: string): boolean => cellYear(cell.trim(), { prefix: 'fy' }) !== undefined;
 
 /** True for a cell that looks like a value (a number that is not a bare year). */
 function isValue(cell: string): boolean {
@@ -143,7 +142,7 @@ function columnUnit(label: string, cells: readonly string[]): string | null {
   const paren = /\(\s*(%|[A-Za-z$€£¥/]{1,8})\s*\)\s*$/.exec(label);
   if (paren) {
     const u = paren[1]!;
-    if (findScale(`(${u})`) === undefined && !/^(19|20)[0-9]{2}$/.test(u)) return u === 'USD' ? '$' : u;
+    if (findScale(`(${u})`) === undefined) return u === 'USD' ? '$' : u;
   }
   if (/%|\bpercent(age)?\b/i.test(label)) return '%';
   const values = cells.map((c) => parseNumberText(c)).filter((p) => p !== undefined);
