@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { writeSimplePdf } from '@doctree/ingest';
+import { deflateSync } from 'node:zlib';
+import { writePdfWithStreams, writeSimplePdf } from '@doctree/ingest';
 import { findWorkspaceRoot } from './index.js';
 
 const execFileAsync = promisify(execFile);
@@ -47,17 +48,36 @@ function statementPdf(): Uint8Array {
   return writeSimplePdf([{ runs: [...text, caption], shapes, images: [{ x: 72, y: 290, width: 220, height: 140 }] }]);
 }
 
+/**
+ * A page whose text is in two Flate-compressed form XObjects: one whole, one whose Adler-32 checksum is cut off (zlib
+ * refuses it; pdf.js's own inflater reads it), so both paths of the `native-flate` patch are taken.
+ */
+function flatePdf(): Buffer {
+  const form = (text: string, y: number): Buffer => deflateSync(Buffer.from(`BT /F1 11 Tf 72 ${y} Td (${text}) Tj ET`, 'latin1'));
+  const dict = '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Filter /FlateDecode';
+  const whole = form('Revenue grew in every quarter of the year.', 650);
+  const cut = form('Margins held steady through the second half.', 600);
+  return writePdfWithStreams(
+    [
+      { dict, data: whole },
+      { dict, data: cut.subarray(0, cut.length - 4) },
+    ],
+    'BT /F1 14 Tf 72 720 Td (Quarterly review) Tj ET /X6 Do /X7 Do',
+  );
+}
+
 describe('pdf.js speed patches', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-pdfjs-patches-'));
     writeFileSync(join(dir, 'statement.pdf'), statementPdf());
+    writeFileSync(join(dir, 'flate.pdf'), flatePdf());
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('are in effect in the built CLI, and off with DOCTREE_PDFJS_PATCHES=off', async () => {
     const patched = JSON.parse(await doctree(['doctor', '--json'], {}));
-    expect(patched.pdf.patches).toEqual(['text-state-clone', 'sync-flate', 'stream-chunks-uncloned', 'text-transform-fused', 'hex-string-codes', 'no-glyph-outlines', 'no-image-pixels']);
+    expect(patched.pdf.patches).toEqual(['text-state-clone', 'native-flate', 'stream-chunks-uncloned', 'text-transform-fused', 'hex-string-codes', 'no-glyph-outlines', 'no-image-pixels']);
     const stock = JSON.parse(await doctree(['doctor', '--json'], { DOCTREE_PDFJS_PATCHES: 'off' }));
     expect(stock.pdf).toMatchObject({ ok: true, patches: [] });
   }, TIMEOUT);
@@ -65,6 +85,7 @@ describe('pdf.js speed patches', () => {
   it.each([
     ['the bundled sample report', join(root, 'data', 'samples', 'northwind-annual-report-2023.pdf'), 'Industrial Sensors'],
     ['a generated statement page', 'statement.pdf', '1,204.5'],
+    ['a page with Flate-compressed forms, one without its checksum', 'flate.pdf', 'Margins held steady'],
   ])('leave the ingest output of %s byte-identical', async (_name, file, expected) => {
     const input = file.startsWith('/') ? file : join(dir, file);
     const runs: Record<string, string> = {};
