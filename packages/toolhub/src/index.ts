@@ -9,21 +9,20 @@ export { createToolContext } from './context/tool-context.js';
 export type { HubToolCard, ToolContext, ToolContextOptions } from './context/tool-context.js';
 export { DocNavigator, FIGURE_ROLES, navigatorFor } from './navigation/doc-navigator.js';
 export type { NodeSurface } from './navigation/doc-navigator.js';
-export { ROLE_GROUPS, ROLE_MODALITY, SNIPPET_CHARS, expandRoles, gistWithoutTitle, hitScore, hitVia, nodeHit, nodeSnippet, shorten } from './hits/node-hit.js';
+export { SNIPPET_CHARS, hitScore, nodeHit } from './hits/node-hit.js';
 export type { NodeHitInit } from './hits/node-hit.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { AnyToolCard, CardReplacement, RegisterCardOptions, ToolCardInfo } from './registry/tool-registry.js';
-export { laneIdOf, retrieverLaneCard } from './registry/retriever-lane-card.js';
+export { retrieverLaneCard } from './registry/retriever-lane-card.js';
 export type { RetrieverLaneCardOptions, RetrieverSource } from './registry/retriever-lane-card.js';
-export { TOOL_EXECUTOR_DEFAULTS, ToolExecutor, compactArgs } from './executor/tool-executor.js';
+export { TOOL_EXECUTOR_DEFAULTS, ToolExecutor } from './executor/tool-executor.js';
 export type { ToolCallOptions, ToolCallRequest, ToolExecutorOptions } from './executor/tool-executor.js';
-export { TRACE_HIT_TEXT, TRACE_RECORDER_DEFAULTS, TraceRecorder, summarizeHits, traceSnippet } from './trace/trace-recorder.js';
+export { TRACE_RECORDER_DEFAULTS, TraceRecorder } from './trace/trace-recorder.js';
 export type { TraceEventInput, TraceMeta, TraceRecorderOptions } from './trace/trace-recorder.js';
 export { FORMAT_REPLAY_DEFAULTS, formatToolCallReplay, replayToolCalls } from './trace/replay-tool-calls.js';
 export type { FormatReplayOptions, ReplayedToolCall } from './trace/replay-tool-calls.js';
-export { LaneArgsSchema, pageFilter } from './retrieval/lane-args.js';
+export { LaneArgsSchema } from './retrieval/lane-args.js';
 export type { LaneArgs } from './retrieval/lane-args.js';
-export { findLabels } from './retrieval/query-signals.js';
 export { BM25_NODE_RETRIEVER_DEFAULTS, Bm25NodeRetriever } from './retrieval/bm25-node-retriever.js';
 export type { Bm25NodeRetrieverOptions, SparseSource } from './retrieval/bm25-node-retriever.js';
 export { DENSE_RETRIEVER_DEFAULTS, DenseRetriever } from './retrieval/dense-retriever.js';
@@ -32,57 +31,34 @@ export { CHART_LANE_WEIGHTS, ChartRetriever, TABLE_LANE_WEIGHTS, TableRetriever 
 export type { ChartLaneWeights, ChartRetrieverOptions, ObjectSignals, TableLaneWeights, TableRetrieverOptions } from './retrieval/object-retrievers.js';
 export { PAGE_LOCATOR_DEFAULTS, PageLocator } from './retrieval/page-locator.js';
 export type { LocatedPage, PageLocatorOptions } from './retrieval/page-locator.js';
-export {
-  Bm25SearchArgsSchema,
-  ChartSearchArgsSchema,
-  DenseSearchArgsSchema,
-  PageLocateArgsSchema,
-  TableSearchArgsSchema,
-  bm25NodeSearchCard,
-  chartIndexSearchCard,
-  denseSearchCard,
-  pageLocatorCard,
-  runLane,
-  tableIndexSearchCard,
-} from './retrieval/retrieval-cards.js';
 export type { Bm25SearchArgs, ChartSearchArgs, DenseSearchArgs, LaneWarning, PageLocateArgs, PageLocateData, TableSearchArgs } from './retrieval/retrieval-cards.js';
-export { EXPAND_DEFAULTS, EXPAND_METHOD, EXPANSION_DECAY, StructureExpandArgsSchema, expandHits, structureExpandCard } from './structure/structure-expand.js';
+export { EXPAND_DEFAULTS, expandHits } from './structure/structure-expand.js';
 export type { ExpandOptions, ExpansionKind, StructureExpandArgs, StructureExpandData } from './structure/structure-expand.js';
-export { StructureChildrenArgsSchema, findSection, nodeLabelText, structureChildrenCard } from './structure/structure-children.js';
 export type { ChildInfo, StructureChildrenArgs, StructureChildrenData } from './structure/structure-children.js';
-export { FigureFinderArgsSchema, figureFinderCard, figureRegion } from './structure/figure-finder.js';
 export type { FigureFinderArgs, FigureFinderData, FigureRegion } from './structure/figure-finder.js';
 export { RRF_DEFAULTS, WEIGHTED_FUSION_WEIGHTS, reciprocalRankFusion, weightedFusion } from './fusion/reciprocal-rank-fusion.js';
 export type { LaneRank, RrfOptions, WeightedFusionOptions } from './fusion/reciprocal-rank-fusion.js';
 export {
   DIVERSIFY_DEFAULTS,
-  RERANK_FEATURES,
   RERANK_WEIGHTS,
   diversifyHits,
-  intentFromQueryType,
-  pageHintsFromQuery,
   rerankContextFromDecision,
   rerankHits,
-  resolveRerankFeatures,
 } from './fusion/feature-rerank.js';
 export type { DiversifyOptions, RerankContext, RerankFeature, RerankIntent, RerankOptions, RerankWeights } from './fusion/feature-rerank.js';
-export { PACK_ATTACHMENTS, PACK_DEFAULTS, PackArgsSchema, computeCoverage, evidenceText, needList, needsFromDecision, packEvidence, packMmrKnapsackCard } from './pack/mmr-knapsack.js';
+export { PACK_DEFAULTS, computeCoverage, needsFromDecision, packEvidence } from './pack/mmr-knapsack.js';
 export type { Coverage, PackArgs, PackAttachment, PackNeeds, PackOptions } from './pack/mmr-knapsack.js';
-export { SCALE_MULTIPLIERS, currencyFromWord, findCurrency, findScale, parseNumberText, scaleFromWord } from './table/number-text.js';
+export { SCALE_MULTIPLIERS, currencyFromWord, parseNumberText, scaleFromWord } from './table/number-text.js';
 export type { NumberTextOptions, ParsedNumber, Scale } from './table/number-text.js';
 export { HTML_TABLE_LIMITS, decodeEntities, parseHtmlTable } from './table/html-table.js';
 export type { HtmlTableGrid } from './table/html-table.js';
 export { headerColumns, readTable, tableCells, tableGridToMarkdown } from './table/table-reader.js';
 export type { ReadTableOptions, TableCells, TableGrid } from './table/table-reader.js';
-export { EXTRACT_CELLS_DEFAULTS, ExtractColumnArgsSchema, extractCells, extractColumnCard, findTable } from './extract/extract-column.js';
+export { EXTRACT_CELLS_DEFAULTS, extractCells } from './extract/extract-column.js';
 export type { ExtractCellsOptions, ExtractColumnArgs, ExtractColumnData, ExtractedCell } from './extract/extract-column.js';
-export { HeadingFirstArgsSchema, extractHeadingFirstCard, findFirst, listItems } from './extract/extract-heading-first.js';
 export type { FirstFound, FirstKind, HeadingFirstArgs, HeadingFirstData } from './extract/extract-heading-first.js';
-export { MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH, UNIT_WORDS, normalizeExpression, parseExpression, tokenize } from './compute/expression-parser.js';
-export type { ExprNode, NumberLiteral } from './compute/expression-parser.js';
-export { COMPUTE_FUNCTIONS, EVALUATE_DEFAULTS, evaluateExpression, formatQuantity, quantityOf } from './compute/expression-evaluator.js';
+export { EVALUATE_DEFAULTS, evaluateExpression } from './compute/expression-evaluator.js';
 export type { ComputeResult, EvaluateOptions, Quantity, VariableInput } from './compute/expression-evaluator.js';
-export { ComputeEvalArgsSchema, VariableInputSchema, computeEvalCard } from './compute/compute-card.js';
 export type { ComputeEvalArgs } from './compute/compute-card.js';
 export { PAGE_SEARCH_DEFAULTS, PageView, pageViewFor } from './pages/page-view.js';
 export type { PageLaneName, PageScore, PageSearchOptions } from './pages/page-view.js';
@@ -91,15 +67,14 @@ export type { PageRankInput, PageRankerOptions, RankedPageEvidence } from './pag
 export { PAGE_FEATURES, PageRankerModelSchema, parsePageRankerModel } from './pages/page-ranker-schema.js';
 export type { PageFeature, PageRankerModel } from './pages/page-ranker-schema.js';
 export { DEFAULT_PAGE_RANKER_MODEL } from './pages/page-ranker-model.js';
-export { LLM_RERANK_DEFAULTS, LlmRankingSchema, RankLlmArgsSchema, llmRerankMessages, parseLlmRanking, rankLlmCard, rerankWithChat } from './rank/rank-llm.js';
+export { LLM_RERANK_DEFAULTS, rerankWithChat } from './rank/rank-llm.js';
 export type { LlmRerankOptions, RankLlmArgs } from './rank/rank-llm.js';
 export { DEFAULT_TOOL_CARDS, createDefaultRegistry } from './hub/default-cards.js';
-export { ToolHub, cutToPages, hitPages } from './hub/tool-hub.js';
+export { ToolHub, cutToPages } from './hub/tool-hub.js';
 export type { FuseOptions, StageContext, StagePlan, StageResult, ToolHubOptions } from './hub/tool-hub.js';
 export {
   ABBREVIATIONS,
   DEFAULT_CONCEPTS,
-  FINANCIAL_CONCEPTS,
   conceptMatch,
   conceptQueryTerms,
   conceptVariants,
@@ -110,13 +85,10 @@ export {
 } from './vocabulary/concept-vocabulary.js';
 export type { Concept, ConceptQueryTermsOptions, NamedConcept } from './vocabulary/concept-vocabulary.js';
 export {
-  BUILTIN_DOMAIN_PACKS,
   builtinDomainPack,
   compileDomainPack,
   detectDomainPack,
-  detectionHits,
   domainPackFrom,
-  leadText,
   loadDomainPack,
   mergeDomainPacks,
   parseDomainPack,
