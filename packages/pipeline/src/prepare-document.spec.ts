@@ -71,6 +71,14 @@ describe('prepareDocument', () => {
     expect(hits.length).toBeGreaterThan(0);
     const query = await second.index.embedder!.embedQuery('revenue growth');
     expect(second.index.vectors.leaf.search(query, { k: 3 }).length).toBeGreaterThan(0);
+
+    // Without an index (whose manifest names the tree's source) the tree itself says it was made from this file.
+    rmSync(join(first.docDir, 'index'), { recursive: true, force: true });
+    const thirdEvents: PrepareProgress['stage'][] = [];
+    const third = await prepareDocument(pdf, { config, onProgress: (e) => thirdEvents.push(e.stage) });
+    expect(third).toMatchObject({ ingested: false, indexed: true });
+    expect(thirdEvents[0]).toBe('ingest-cached');
+    expect(statSync(join(first.docDir, 'doctree.mm.json')).mtimeMs).toBe(treeMtime);
   });
 
   it('rebuilds the index (without ingesting again) when the configuration changes', async () => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_MAX_INPUT_BYTES, DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, ingestLimitsFromConfig, isValidDocId, readInputFile, removeStaleTempFiles, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
 import { createChatClient } from '@doctree/agents';
-import { assertVectorIndexFactory, buildDocIndex, LlmSummarizer, loadDocIndex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats, type SparseBackend, type VectorIndexFactory } from '@doctree/index';
+import { assertVectorIndexFactory, buildDocIndex, INDEX_DIR, LlmSummarizer, loadDocIndex, readManifestIfValid, sha256Hex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats, type SparseBackend, type VectorIndexFactory } from '@doctree/index';
 import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type Embedder, type IndexManifest } from '@doctree/schema';
 import { createIndexComponents, type IndexComponents } from './index-components.js';
 
@@ -279,10 +279,22 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-/** `doc.source.sha256` of an existing `doctree.mm.json`, or undefined when absent or unreadable (then it is ingested again). */
+/**
+ * `doc.source.sha256` of an existing `doctree.mm.json`, or undefined when absent or unreadable (then it is ingested
+ * again). When the folder's index manifest was built from these very bytes (its `doctree_sha256`), its `source_sha256`
+ * is that value: the tree (megabytes for a long filing) is then hashed, not parsed — one long blocking stretch less.
+ */
 async function treeSourceSha256(treePath: string): Promise<string | undefined> {
+  let bytes: Buffer;
   try {
-    const tree = JSON.parse(await readFile(treePath, 'utf8')) as { format?: unknown; doc?: { source?: { sha256?: unknown } } };
+    bytes = await readFile(treePath);
+  } catch {
+    return undefined;
+  }
+  const manifest = await readManifestIfValid(join(dirname(treePath), INDEX_DIR)).catch(() => undefined);
+  if (manifest !== undefined && manifest.doctree_sha256 === sha256Hex(bytes)) return manifest.source_sha256;
+  try {
+    const tree = JSON.parse(bytes.toString('utf8')) as { format?: unknown; doc?: { source?: { sha256?: unknown } } };
     const sha = tree.format === 'doctree.mm' ? tree.doc?.source?.sha256 : undefined;
     return typeof sha === 'string' ? sha : undefined;
   } catch {

@@ -1,6 +1,6 @@
 import type { EvidencePack, Hit, PlanStage, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
 import { cutToPages, needsFromDecision, reciprocalRankFusion, rerankContextFromDecision } from '@doctree/toolhub';
-import type { ExpandOptions, PackNeeds, StageResult, ToolHub } from '@doctree/toolhub';
+import type { ExpandOptions, PackNeeds, PackOptions, StageResult, ToolHub } from '@doctree/toolhub';
 import { evaluatePlanCondition, type PlanFlag } from '../planner/plan-vocabulary.js';
 import { replan } from '../planner/replan.js';
 import { stageKey, type AgentMemory } from './agent-memory.js';
@@ -193,20 +193,25 @@ async function runStagesOnce(o: RunPlanStagesOptions & typeof RUN_PLAN_STAGES_DE
   // Several stages: fuse their rankings (a node counts once, at its best stage rank) and their expanded candidates,
   // then pack once more.
   const hits = reciprocalRankFusion(ran.map((r) => r.ranked), { combine: 'max' });
-  const candidates = hub.fuse(ran.map((r) => r.candidates));
-  const pack = packForPlan(hub, plan, candidates, needs);
+  const candidates = o.pause ? await hub.fuseInSlices(ran.map((r) => r.candidates), undefined, {}, o.pause) : hub.fuse(ran.map((r) => r.candidates));
+  const pack = o.pause ? await hub.packInSlices(candidates, packOptionsForPlan(plan, needs), o.pause) : packForPlan(hub, plan, candidates, needs);
   return { plan, outcomes, results, hits, candidates, pack, coverage: pack.coverage };
 }
 
 /** Packs candidates with the plan's pack settings (budget, MMR λ, per-page limit, attachments) for the needs. */
 export function packForPlan(hub: ToolHub, plan: StrategyPlan, candidates: readonly Hit[], needs: PackNeeds): EvidencePack {
-  return hub.pack(candidates, {
+  return hub.pack(candidates, packOptionsForPlan(plan, needs));
+}
+
+/** The pack options of a plan (budget, MMR λ, per-page limit, attachments) for the needs. */
+function packOptionsForPlan(plan: StrategyPlan, needs: PackNeeds): PackOptions {
+  return {
     budgetTokens: plan.pack.ctx_tokens,
     lambda: plan.pack.mmr_lambda,
     perPageLimit: plan.pack.per_page_limit,
     ...(plan.pack.attach.length > 0 ? { attach: plan.pack.attach } : {}),
     needs,
-  });
+  };
 }
 
 /**

@@ -195,6 +195,15 @@ export class ToolHub {
     return runSlices(this.#fuseSteps(results, context, options));
   }
 
+  /**
+   * {@link fuse} in slices: `await pause()` runs between fusion, each reranked hit, diversity and the trace event (a
+   * cooperative checkpoint such as the agent's `createPause`; when it throws, e.g. `CANCELLED`, nothing is recorded).
+   * Same hits and trace as {@link fuse}.
+   */
+  fuseInSlices(results: readonly (ToolResult | readonly Hit[])[], context: RerankContext | undefined, options: FuseOptions, pause: () => Promise<void>): Promise<Hit[]> {
+    return runSlicesCooperatively(this.#fuseSteps(results, context, options), pause);
+  }
+
   /** The work of {@link fuse}, yielding between its slices (fusion, each reranked hit, diversity, the trace). */
   *#fuseSteps(results: readonly (ToolResult | readonly Hit[])[], context: RerankContext | undefined, options: FuseOptions): Generator<void, Hit[]> {
     const o = { ...this.#options.fuse, ...options };
@@ -231,6 +240,14 @@ export class ToolHub {
   /** MMR knapsack packing with coverage (see `packEvidence`); records a `pack` event. */
   pack(candidates: readonly Hit[], options: PackOptions = {}): EvidencePack {
     return runSlices(this.#packSteps(candidates, options));
+  }
+
+  /**
+   * {@link pack} in slices: `await pause()` runs after each candidate's evidence text and each packed item (see
+   * {@link fuseInSlices}). Same pack and trace as {@link pack}.
+   */
+  packInSlices(candidates: readonly Hit[], options: PackOptions, pause: () => Promise<void>): Promise<EvidencePack> {
+    return runSlicesCooperatively(this.#packSteps(candidates, options), pause);
   }
 
   /** The work of {@link pack}, yielding between its slices (each candidate's text, each item packed, the trace). */

@@ -91,8 +91,16 @@ export class DenseRetriever extends BaseRetriever {
       await checkpoint();
       const index = this.index.vectors[view];
       if (index.info.size === 0) continue;
-      const keep = (id: string): boolean => {
+      // A filtered search may test the same ids again as it fetches more: each record is looked up once.
+      const infos = new Map<string, RecordInfo | undefined>();
+      const record = (id: string): RecordInfo | undefined => {
+        if (infos.has(id)) return infos.get(id);
         const info = this.#record(view, id);
+        infos.set(id, info);
+        return info;
+      };
+      const keep = (id: string): boolean => {
+        const info = record(id);
         if (!info) return false;
         if (roles && !roles.has(info.role)) return false;
         if (pages && !pages.has(info.pageIdx)) return false;
@@ -101,7 +109,7 @@ export class DenseRetriever extends BaseRetriever {
       };
       const filtering = roles !== undefined || pages !== undefined || variants !== undefined;
       for (const hit of index.search(vector, { k, ...(filtering ? { filter: keep } : {}) })) {
-        const info = this.#record(view, hit.id);
+        const info = record(hit.id);
         if (!info) continue;
         const previous = best.get(info.nodeId);
         if (!previous || hit.score > previous.score) best.set(info.nodeId, { score: hit.score, view, id: hit.id, info });

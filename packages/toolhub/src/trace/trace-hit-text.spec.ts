@@ -1,4 +1,5 @@
 import { TraceSchema, type Hit } from '@doctree/schema';
+import fc from 'fast-check';
 import { TRACE_HIT_TEXT, TraceRecorder, summarizeHits, traceSnippet } from './trace-recorder.js';
 
 const hit = (i: number, snippet: string): Hit => ({
@@ -27,6 +28,23 @@ describe('hit text in traces', () => {
     expect(summary[0]!.bbox).toEqual([10, 20, 300, 40]);
     expect(summary.slice(TRACE_HIT_TEXT.hits).every((h) => h.snippet === undefined && h.bbox === undefined)).toBe(true);
     expect(traceSnippet('a\tb\n c')).toBe('a b c');
+  });
+
+  it('cuts a long text from its start only: the same snippet as collapsing the whole text first', () => {
+    const whole = (text: string, max: number): string => {
+      const flat = text.replace(/\s+/g, ' ').trim();
+      return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+    };
+    const piece = fc.oneof(fc.constantFrom(' ', '\n', '\t  ', '   \n\n', 'word', 'x', '$1.2'), fc.string({ maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), fc.integer({ min: 1, max: 60 }), (pieces, max) => {
+        const text = pieces.join('');
+        expect(traceSnippet(text, max)).toBe(whole(text, max));
+      }),
+      { numRuns: 400 },
+    );
+    const table = `${'\n'.repeat(300)}Revenue ${'1,234   '.repeat(5000)}`;
+    expect(traceSnippet(table)).toBe(whole(table, TRACE_HIT_TEXT.chars));
   });
 
   it('scrubs secrets from hit text and the result is a valid trace', () => {

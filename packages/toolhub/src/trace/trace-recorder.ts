@@ -53,6 +53,12 @@ export const TRACE_HIT_TEXT = { hits: 8, chars: 200 } as const;
 
 /** The start of a hit's text as a trace keeps it: whitespace collapsed, at most `max` characters. */
 export function traceSnippet(text: string, max: number = TRACE_HIT_TEXT.chars): string {
+  // Only the start of a long text can show: collapse a prefix; when it already holds more than `max` + 1 characters the
+  // cut is decided (collapsing the rest only shortens what follows), else the whole text is collapsed.
+  if (text.length > 4 * max + 8) {
+    const head = text.slice(0, 4 * max + 8).replace(/\s+/g, ' ').trimStart();
+    if (head.length >= max + 2) return `${head.slice(0, max - 1)}…`;
+  }
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
