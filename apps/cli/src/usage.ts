@@ -86,13 +86,14 @@ export const COLLECTION_ASK_USAGE = `  doctree ask --collection-dir DIR "<questi
 `;
 
 /** Usage lines of `doctree workspace` (part of the CLI help). */
-export const WORKSPACE_USAGE = `  doctree workspace init [DIR] | sources | meta set --doc-uid ID [--accessed-at YYYY-MM-DD] [--published-date D]
+export const WORKSPACE_USAGE = `  doctree workspace init [DIR] [--collection COL] | sources | meta set --doc-uid ID [--accessed-at YYYY-MM-DD] [--published-date D]
                  [--citation-key K] [--title T] [--publisher P] [--url U] [--author A]... [--citable true|false]
   doctree workspace parse [--force] | chunk | embed | build-bm25
   doctree workspace query "<question>" [--mode evidence|papers] [--filter year=2020,source_type=evidence] [--top-k N]
   doctree workspace audit <draft.md> | verify-citations <draft.md> | export-used-sources [evidence_pack.md]
                  Evidence workspace for writers (every command: --workspace DIR, default the working directory;
-                 --json; --llm none|openai): raw/evidence is citable, raw/instruction/** feeds the briefs only;
+                 --json; --llm none|openai; --collection COL: a DocTree collection is the evidence store):
+                 raw/evidence (or the collection's documents) is citable, raw/instruction/** feeds the briefs only;
                  evidence packs quote the cited page verbatim; every output is a new vNNN file
 `;
 

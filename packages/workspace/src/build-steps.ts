@@ -8,14 +8,14 @@ import { claimBuildId, writeBuildManifest, type BuildManifest } from './builds.j
 import { buildChildren, buildParents, CHUNKER_ID } from './chunk.js';
 import { ChunkManifestSchema, type ChildRecord, type ChunkManifest, type ParentRecord } from './chunk-records.js';
 import { textHash } from './chunking.js';
-import { defaultWorkspaceConfig, workspaceConfigHash } from './config.js';
+import { defaultWorkspaceConfig, workspaceConfigHash, WorkspaceConfigSchema } from './config.js';
 import { loadChunks, loadSources, logChange, saveSources, workspaceEmbedder, type WorkspaceContext } from './context.js';
 import { appendVersionLog, readJsonIfPresent, writeFileAtomic, writeJsonAtomic, writeJsonLinesAtomic } from './io.js';
-import { WORKSPACE_DIRS, workspacePaths } from './layout.js';
+import { WORKSPACE_CONFIG_FILE, WORKSPACE_DIRS, workspacePaths } from './layout.js';
 import { parseSource, readParsedContent, renderParseReport, type ParseSummary } from './parse.js';
 import { WORKSPACE_TOOL_VERSION, type ProjectFile } from './project.js';
 import { WORKSPACE_RERANKER_ID } from './retrieval.js';
-import { applySourceMeta, scanSources, type SourceMetaUpdate, type SourceRecord, type SourceScan } from './sources.js';
+import { applySourceMeta, scanSources, syncCollectionSources, type CollectionSourceDocument, type SourceMetaUpdate, type SourceRecord, type SourceScan } from './sources.js';
 import { embedChildren, loadVectors } from './vector-store.js';
 
 /** What `workspace init` did. */
@@ -27,11 +27,21 @@ export interface InitResult {
   created_dirs: string[];
 }
 
+/** Options of {@link initWorkspace}. */
+export interface InitWorkspaceOptions {
+  /** Clock (tests pin it). Default `() => new Date()`. */
+  now?: () => Date;
+  /** Project id. Default: from the folder name. */
+  projectId?: string;
+  /** A DocTree collection folder as the evidence store (written as `collection` into a new configuration). */
+  collection?: string;
+}
+
 /**
  * Creates the workspace layout in `root` (folders that exist are kept), writes `workspace.config.json` with the fixed
  * defaults only when there is none, and `meta/project.json` only when there is none. Never touches `raw/` files.
  */
-export async function initWorkspace(root: string, options: { now?: () => Date; projectId?: string } = {}): Promise<InitResult> {
+export async function initWorkspace(root: string, options: InitWorkspaceOptions = {}): Promise<InitResult> {
   const paths = workspacePaths(resolve(root));
   const now = (options.now ?? (() => new Date()))();
   const created: string[] = [];
@@ -46,9 +56,18 @@ export async function initWorkspace(root: string, options: { now?: () => Date; p
       created.push(dir);
     }
   }
-  const config = defaultWorkspaceConfig();
+  const config = defaultWorkspaceConfig(options.collection !== undefined ? { collection: options.collection } : {});
   let configWritten = false;
   const existingConfig = await readFile(paths.config, 'utf8').catch(() => undefined);
+  if (existingConfig !== undefined && options.collection !== undefined) {
+    const existing = await readJsonIfPresent(paths.config, WorkspaceConfigSchema, 'workspace configuration');
+    if (existing?.collection !== options.collection) {
+      throw new DocTreeError('USAGE', `the workspace already has a configuration${existing?.collection ? ` with collection ${existing.collection}` : ' without a collection'}; init never overwrites it`, {
+        file: paths.config,
+        hint: `Set "collection": ${JSON.stringify(options.collection)} in ${WORKSPACE_CONFIG_FILE} yourself, or pass --collection to each command.`,
+      });
+    }
+  }
   if (existingConfig === undefined) {
     await writeJsonAtomic(paths.config, config);
     configWritten = true;
@@ -86,6 +105,21 @@ export async function scanWorkspace(ctx: WorkspaceContext): Promise<SourceScan> 
   return scan;
 }
 
+/**
+ * Registers the documents of the workspace's collection as sources ({@link syncCollectionSources}) and saves the
+ * registry when anything changed (logged).
+ */
+export async function syncCollectionWorkspace(ctx: WorkspaceContext, docs: readonly CollectionSourceDocument[]): Promise<SourceScan> {
+  const previous = await loadSources(ctx);
+  const scan = syncCollectionSources(previous, docs, ctx.now());
+  if (scan.added.length + scan.changed.length + scan.missing.length > 0) {
+    await saveSources(ctx, scan.sources);
+    const reason = [scan.added.length && `added ${scan.added.join(', ')}`, scan.changed.length && `changed ${scan.changed.join(', ')}`, scan.missing.length && `gone from the collection ${scan.missing.join(', ')}`].filter(Boolean).join('; ');
+    await logChange(ctx, 'collection sync', ctx.paths.sources, null, `${scan.sources.length} sources`, reason);
+  }
+  return scan;
+}
+
 /** `workspace meta set`: updates one record of the registry and logs the change. */
 export async function setSourceMeta(ctx: WorkspaceContext, docUid: string, update: SourceMetaUpdate): Promise<SourceRecord> {
   const sources = await loadSources(ctx);
@@ -111,7 +145,8 @@ export interface ParseResult {
 /** `workspace parse`: registers `raw/` files, parses each (unchanged ones are reused), writes the quality report and the briefs. */
 export async function parseWorkspace(ctx: WorkspaceContext, options: { force?: boolean } = {}): Promise<ParseResult> {
   const scan = await scanWorkspace(ctx);
-  const present = scan.sources.filter((s) => s.present);
+  // Collection documents are parsed by their collection.
+  const present = scan.sources.filter((s) => s.present && s.collection_doc_id === undefined);
   const buildId = await claimBuildId(ctx.paths.builds, ctx.now(), ctx.configHash);
   const rows: Array<{ source: SourceRecord; summary: ParseSummary | null; error?: string }> = [];
   const result: ParseResult = { build_id: buildId, parsed: [], reused: [], failed: [], report: ctx.paths.parseReport, summaries: [] };
@@ -169,7 +204,7 @@ function chunksHash(children: readonly ChildRecord[]): string {
  * raw file and chunk sizes are unchanged keep their parents and children; `chunk_manifest.json` says what changed.
  */
 export async function chunkWorkspace(ctx: WorkspaceContext): Promise<ChunkResult> {
-  const sources = (await loadSources(ctx)).filter((s) => s.present && s.source_type === 'evidence');
+  const sources = (await loadSources(ctx)).filter((s) => s.present && s.source_type === 'evidence' && s.collection_doc_id === undefined);
   const previous = await readJsonIfPresent(ctx.paths.chunkManifest, ChunkManifestSchema, 'chunk manifest');
   const sizes = ctx.config.chunk;
   const sameSizes = previous !== undefined && previous.chunker === CHUNKER_ID && JSON.stringify(previous.sizes) === JSON.stringify(sizes);

@@ -1,7 +1,7 @@
 /**
  * The citation support model: a logistic model over `SupportFeatures` mapping a claim and a passage of the cited
  * document to the support score that `verify-citations` compares with T (0.55 by default). Written by
- * `packages/workspace/fit/fit-citation-support.mjs --write-default`; never edit by hand.
+ * `tools/fit/workspace/fit-citation-support.mjs --write-default`; never edit by hand.
  */
 export interface CitationSupportModel {
   format: 'doctree.citation-support-model';

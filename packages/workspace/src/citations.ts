@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DocTreeError, withoutYears } from '@doctree/schema';
 import type { ChildRecord, ParentRecord } from './chunk-records.js';
-import { loadChunks, loadSources, logChange, workspaceRetriever, type WorkspaceContext } from './context.js';
+import { loadSources, logChange, workspaceRetriever, workspaceRetrieverIfAny, type WorkspaceContext } from './context.js';
 import { CLAIM_TYPES, claimTypes, draftSentences, draftStem, suggestedQuery, type ClaimType, type DraftSentence } from './draft.js';
 import { sourceAccepted } from './evidence.js';
 import { versionLabel, writeNewVersion } from './io.js';
@@ -98,11 +98,10 @@ function cell(text: string): string {
 export async function verifyCitations(ctx: WorkspaceContext, draftPath: string): Promise<VerifyResult> {
   const draft = await readDraft(draftPath);
   const { k, threshold } = ctx.config.verify_citations;
-  const [sourcesList, { children, parents }] = await Promise.all([loadSources(ctx), loadChunks(ctx)]);
+  const [sourcesList, retriever] = await Promise.all([loadSources(ctx), workspaceRetriever(ctx)]);
   const sources = new Map(sourcesList.map((s) => [s.doc_uid, s] as const));
-  const parentById = new Map(parents.map((p) => [p.parent_id, p] as const));
-  const chunked = new Set(children.map((c) => c.doc_uid));
-  const retriever = await workspaceRetriever(ctx, children);
+  const parentById = { get: (id: string) => retriever.parent(id) };
+  const chunked = retriever.documents();
   const checks: CitationCheck[] = [];
   for (const sentence of draftSentences(draft)) {
     for (const uid of sentence.cites) checks.push(await checkOne(ctx, retriever, sentence, uid, sources.get(uid), chunked.has(uid), parentById, k, threshold));
@@ -122,7 +121,7 @@ async function checkOne(
   uid: string,
   source: SourceRecord | undefined,
   chunked: boolean,
-  parents: ReadonlyMap<string, ParentRecord>,
+  parents: Pick<ReadonlyMap<string, ParentRecord>, 'get'>,
   k: number,
   threshold: number,
 ): Promise<CitationCheck> {
@@ -204,10 +203,9 @@ export async function auditDraft(ctx: WorkspaceContext, draftPath: string): Prom
   const draft = await readDraft(draftPath);
   const sentences = draftSentences(draft);
   const threshold = ctx.config.verify_citations.threshold;
-  const [sourcesList, { children, parents }] = await Promise.all([loadSources(ctx), loadChunks(ctx)]);
+  const [sourcesList, retriever] = await Promise.all([loadSources(ctx), workspaceRetrieverIfAny(ctx)]);
   const sources = new Map(sourcesList.map((s) => [s.doc_uid, s] as const));
-  const parentById = new Map(parents.map((p) => [p.parent_id, p] as const));
-  const retriever = children.length > 0 ? await workspaceRetriever(ctx, children) : undefined;
+  const parentById = { get: (id: string) => retriever?.parent(id) };
   const run = await readLatestRun(ctx, 'evidence');
   let classifier: AuditResult['classifier'] = 'rules';
   let llmTypes: Map<number, string[]> | null = null;

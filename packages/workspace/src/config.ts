@@ -58,15 +58,21 @@ export const WorkspaceConfigSchema = z
     locator_priority: z.array(z.enum(['page', 'char_anchor'])).default(['page', 'char_anchor']),
     /** Share of pages a line must repeat on to count as a running header or footer. */
     furniture_repeat_threshold: z.number().min(0).max(1).default(0.6),
+    /**
+     * A DocTree collection folder (relative to the workspace root, or absolute) that is the evidence store: its
+     * documents are the citable sources and evidence is retrieved through it (`doctree workspace … ` open it through
+     * the CLI). Absent: the workspace's own `raw/evidence`, `chunks/` and `index/`.
+     */
+    collection: z.string().min(1).optional(),
   })
   .strict();
 
 /** The parsed workspace configuration. */
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 
-/** The configuration `workspace init` writes. */
-export function defaultWorkspaceConfig(): WorkspaceConfig {
-  return WorkspaceConfigSchema.parse({ format: 'doctree.workspace-config', version: WORKSPACE_CONFIG_VERSION });
+/** The configuration `workspace init` writes (with `collection` when one is given). */
+export function defaultWorkspaceConfig(options: { collection?: string } = {}): WorkspaceConfig {
+  return WorkspaceConfigSchema.parse({ format: 'doctree.workspace-config', version: WORKSPACE_CONFIG_VERSION, ...(options.collection !== undefined ? { collection: options.collection } : {}) });
 }
 
 /** sha256 (hex, first 16 digits) of the canonical JSON of a configuration: recorded in every build and query run. */

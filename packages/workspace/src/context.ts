@@ -95,9 +95,15 @@ export function workspaceEmbedder(ctx: WorkspaceContext): Embedder {
   });
 }
 
-/** The retriever of the workspace: the one given in the options, else the local one over `chunks/` and `index/`. */
-export async function workspaceRetriever(ctx: WorkspaceContext, children: readonly ChildRecord[]): Promise<EvidenceRetriever> {
+/**
+ * The retriever of the workspace: the one given in the options (a collection, an SDK user's), else the local one over
+ * `chunks/` and `index/`.
+ *
+ * @throws DocTreeError `INDEX_MISSING` before `embed`, `EMBEDDER_MISMATCH` when the configuration names another embedder.
+ */
+export async function workspaceRetriever(ctx: WorkspaceContext): Promise<EvidenceRetriever> {
   if (ctx.options.retriever) return ctx.options.retriever;
+  const { parents, children } = await loadChunks(ctx);
   const vectors = await loadVectors(ctx.paths.vectorsMeta, ctx.paths.vectors);
   if (!vectors) throw new DocTreeError('INDEX_MISSING', 'the workspace has no vector index yet', { file: ctx.paths.vectorsMeta, hint: 'Run `doctree workspace parse`, `chunk` and `embed` first.' });
   const embedder = workspaceEmbedder(ctx);
@@ -106,6 +112,7 @@ export async function workspaceRetriever(ctx: WorkspaceContext, children: readon
   }
   const bm25File = await readJsonIfPresent(ctx.paths.bm25, Bm25FileSchema, 'BM25 index');
   return new LocalChunkRetriever({
+    parents,
     children,
     vectors,
     embedder,
@@ -113,4 +120,11 @@ export async function workspaceRetriever(ctx: WorkspaceContext, children: readon
     rerank: ctx.config.rerank.enabled,
     ...(bm25File ? { bm25: new Bm25Index(bm25File) } : {}),
   });
+}
+
+/** {@link workspaceRetriever}, or undefined when there is nothing to search yet (no retriever given and no chunks). */
+export async function workspaceRetrieverIfAny(ctx: WorkspaceContext): Promise<EvidenceRetriever | undefined> {
+  if (ctx.options.retriever) return ctx.options.retriever;
+  const { children } = await loadChunks(ctx);
+  return children.length > 0 ? workspaceRetriever(ctx) : undefined;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DocTreeError } from '@doctree/schema';
 import type { ParentRecord } from './chunk-records.js';
-import { anchorsOf, isVerbatimQuote, selectQuote } from './quotes.js';
+import { anchorsOf, isVerbatimQuote, selectQuote, UNMAPPED_GLYPH } from './quotes.js';
 import type { ChildHit } from './retrieval.js';
 import { sourceYear, type SourceRecord } from './sources.js';
 
@@ -134,7 +134,7 @@ export function describeReturnedSources(rows: readonly ReturnedSource[]): string
  */
 export function evidenceFromHits(
   hits: readonly ChildHit[],
-  context: { question: string; queries: readonly string[]; parents: ReadonlyMap<string, ParentRecord>; sources: ReadonlyMap<string, SourceRecord>; filters: QueryFilters },
+  context: { question: string; queries: readonly string[]; parents: Pick<ReadonlyMap<string, ParentRecord>, 'get'>; sources: ReadonlyMap<string, SourceRecord>; filters: QueryFilters },
 ): { evidence: Evidence[]; warnings: string[] } {
   const warnings: string[] = [];
   const summary = returnedSources(
@@ -177,6 +177,7 @@ export function evidenceFromHits(
       warnings.push(`${hit.chunk.chunk_id}: the quote does not match its source text and was left out`);
       continue;
     }
+    if (UNMAPPED_GLYPH.test(quote.text)) warnings.push(`WARN ${parent.parent_id}: the quote holds characters the PDF's text layer could not map (control or private-use characters); check it against the page`);
     const locator = parent.page_index !== null ? 'page' : 'char_anchor';
     if (locator === 'char_anchor') warnings.push(`WARN ${parent.parent_id}: no page number (source without pages); located by char anchor and section path`);
     evidence.push({

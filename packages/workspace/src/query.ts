@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
-import { loadChunks, loadSources, logChange, workspaceRetriever, type WorkspaceContext } from './context.js';
+import { loadSources, logChange, workspaceRetriever, type WorkspaceContext } from './context.js';
 import { evidenceFromHits, returnedSources, sourceAccepted, type QueryFilters } from './evidence.js';
 import { readJsonIfPresent, versionLabel, writeJsonAtomic, writeNewVersion } from './io.js';
 import { questionForms } from './llm.js';
@@ -64,10 +64,8 @@ export async function runQuery(ctx: WorkspaceContext, question: string, options:
   const mode = options.mode ?? 'evidence';
   const filters = options.filters ?? {};
   const topK = options.topK ?? ctx.config.rerank.top_n;
-  const [sourcesList, { parents, children }] = await Promise.all([loadSources(ctx), loadChunks(ctx)]);
+  const [sourcesList, retriever] = await Promise.all([loadSources(ctx), workspaceRetriever(ctx)]);
   const sources = new Map(sourcesList.map((s) => [s.doc_uid, s] as const));
-  const parentById = new Map(parents.map((p) => [p.parent_id, p] as const));
-  const retriever = await workspaceRetriever(ctx, children);
   const warnings: string[] = [];
   const warn = (w: string): void => {
     warnings.push(w);
@@ -81,9 +79,8 @@ export async function runQuery(ctx: WorkspaceContext, question: string, options:
   let hits: ChildHit[];
   if (reusedFrom) {
     forms = { q_zh: reusedFrom.q_zh, q_en: reusedFrom.q_en, rewrite: reusedFrom.rewrite, queries: reusedFrom.queries };
-    const byId = new Map(children.map((c) => [c.chunk_id, c] as const));
     hits = reusedFrom.hits.flatMap((h) => {
-      const chunk = byId.get(h.chunk_id);
+      const chunk = retriever.child(h.chunk_id);
       return chunk ? [{ chunk, score: h.score, dense: h.dense, lexical: h.lexical, coverage: 0 }] : [];
     });
   } else {
@@ -99,7 +96,7 @@ export async function runQuery(ctx: WorkspaceContext, question: string, options:
     // A child that shares no term with the question and points away from it is no evidence.
     hits = [...best.values()].filter((h) => h.score > 0).sort((a, b) => b.score - a.score).slice(0, topK);
   }
-  const { evidence, warnings: evidenceWarnings } = evidenceFromHits(hits, { question: q, queries: forms.queries, parents: parentById, sources, filters });
+  const { evidence, warnings: evidenceWarnings } = evidenceFromHits(hits, { question: q, queries: forms.queries, parents: { get: (id) => retriever.parent(id) }, sources, filters });
   for (const w of evidenceWarnings) warn(w);
   const stem = mode === 'papers' ? 'papers_pack' : 'evidence_pack';
   const runFile = join(ctx.paths.queryRuns, `${queryId}.json`);

@@ -1,4 +1,4 @@
-import { isVerbatimQuote, MAX_QUOTE_WORDS, selectQuote } from './quotes.js';
+import { isVerbatimQuote, MAX_QUOTE_WORDS, selectQuote, verbatimForm } from './quotes.js';
 import { parseFilters } from './evidence.js';
 import { DocTreeError } from '@doctree/schema';
 
@@ -17,6 +17,17 @@ describe('selectQuote', () => {
     expect(quote.text.split(' ').length).toBeLessThanOrEqual(MAX_QUOTE_WORDS);
     expect(quote.text).toContain('compressor');
     expect(isVerbatimQuote(quote.text, text)).toBe(true);
+  });
+
+  it('avoids a sentence with glyphs the text layer could not map when another one shares the question', () => {
+    const text = 'The \u0019INANCIAL RESULTS show export sales of 52 crore.\nExport sales reached 52 crore in the year.';
+    expect(selectQuote(text, 'export sales crore financial results')!.text).toBe('Export sales reached 52 crore in the year.');
+    // With no clean sentence sharing the question, the best one is still quoted (and the pack warns).
+    expect(selectQuote('Net sales \ue0b7 rose.', 'net sales')!.text).toBe('Net sales \ue0b7 rose.');
+  });
+
+  it('compares with another reading of the page after NFKC, soft hyphens out and whitespace collapsed', () => {
+    expect(verbatimForm('the ﬁnal  re\u00adport\n of  the board ')).toBe('the final report of the board');
   });
 
   it('rejects a quote that is not in the source or too long', () => {

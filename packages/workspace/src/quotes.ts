@@ -4,6 +4,23 @@ import { countWords, sentenceSpans, type TextSpan } from './chunking.js';
 /** Longest exact quote, in words (a CJK character counts as one). */
 export const MAX_QUOTE_WORDS = 60;
 
+/**
+ * Characters a PDF text layer gives for glyphs it could not map to Unicode: C0 and C1 control characters (other than
+ * line breaks and tabs), the private use area and U+FFFD. A sentence holding one is not what the page shows, so a
+ * quote avoids it when another sentence of the child shares some of the query.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
+export const UNMAPPED_GLYPH = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ue000-\uf8ff\ufffd]/u;
+
+/**
+ * The documented normalisation under which a quote is compared with another reading of its page: Unicode NFKC
+ * (ligatures such as `ﬁ` become `fi`, full-width forms plain ones), soft hyphens removed, every run of whitespace one
+ * space, trimmed. `exact_quote` itself is never normalised: it is the exact slice of DocTree's text of the page.
+ */
+export function verbatimForm(text: string): string {
+  return text.normalize('NFKC').replace(/\u00ad/g, '').replace(/\s+/g, ' ').trim();
+}
+
 /** A quote and where it is in the text it was taken from. */
 export interface Quote extends TextSpan {
   text: string;
@@ -12,8 +29,9 @@ export interface Quote extends TextSpan {
 const UNIT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /**
- * The exact quote for a query from `text`: the sentence sharing most of the query's terms (the first on a tie), cut
- * to the window of at most {@link MAX_QUOTE_WORDS} words that shares most. Always a verbatim slice of `text`.
+ * The exact quote for a query from `text`: the sentence sharing most of the query's terms (the first on a tie; a
+ * sentence with an {@link UNMAPPED_GLYPH} only when no other shares any term), cut to the window of at most
+ * {@link MAX_QUOTE_WORDS} words that shares most. Always a verbatim slice of `text`.
  */
 export function selectQuote(text: string, query: string, maxWords = MAX_QUOTE_WORDS): Quote | null {
   const queryTerms = new Set(analyzeQuery(query));
@@ -27,7 +45,10 @@ export function selectQuote(text: string, query: string, maxWords = MAX_QUOTE_WO
   let best = spans[0]!;
   let bestScore = -1;
   for (const span of spans) {
-    const score = overlap(text.slice(span.start, span.end));
+    const sentence = text.slice(span.start, span.end);
+    const shared = overlap(sentence);
+    // Clean sentences that share a term rank above every sentence with an unmapped glyph.
+    const score = shared > 0 && !UNMAPPED_GLYPH.test(sentence) ? shared + 1_000_000 : shared;
     if (score > bestScore) {
       best = span;
       bestScore = score;

@@ -1,7 +1,7 @@
 import { analyzeQuery } from '@doctree/index';
 import type { Embedder } from '@doctree/schema';
 import { Bm25Index } from './bm25.js';
-import type { ChildRecord } from './chunk-records.js';
+import type { ChildRecord, ParentRecord } from './chunk-records.js';
 import { dot, type LoadedVectors } from './vector-store.js';
 
 /** One retrieved child with its scores. */
@@ -26,20 +26,35 @@ export interface EvidenceSearchOptions {
 }
 
 /**
- * What the workspace needs from retrieval: children of the workspace's documents for a query. The local
- * implementation searches `chunks/` and `index/` directly; a DocTree collection can implement the same interface
- * (mapping its hits back to the workspace's children) without any change to query, audit or verify-citations.
+ * What the workspace needs from its evidence store: children of the workspace's documents for a query, and the
+ * parents (pages, or sections of a source without pages) and children the hits name. The local implementation
+ * ({@link LocalChunkRetriever}) searches `chunks/` and `index/`; a DocTree collection implements the same interface
+ * (its documents are the sources, its DocTree gives the pages) without any change to query, audit or
+ * verify-citations. Every implementation passes `runEvidenceRetrieverConformance` of `@doctree/workspace/testing`.
+ *
+ * Contract: `search` returns at most `k` hits, best first, scores in [0, 1], each child one of {@link child}'s with
+ * `parent(parent_id).parent_text.slice(char_start, char_end) === text`, only children `accept` accepts; a parent's
+ * text is the text of its page (furniture left out), so a quote taken from a child is verbatim on that page.
  */
 export interface EvidenceRetriever {
   /** Build of the index searched (recorded in every query run). */
   readonly buildId: string;
-  /** Models taking part (embedder id, reranker). */
+  /** Models taking part (embedder id, `bm25` when a lexical lane takes part, reranker). */
   readonly models: Readonly<Record<string, string | null>>;
+  /** doc_uids whose children can be found (verify-citations says MISSING for a cited document outside them). */
+  documents(): ReadonlySet<string>;
+  /** The parent record of a hit (undefined for an unknown id). */
+  parent(parentId: string): ParentRecord | undefined;
+  /** The child record of an id (undefined for an unknown id): papers mode regroups an earlier run's hits with it. */
+  child(chunkId: string): ChildRecord | undefined;
   search(query: string, options: EvidenceSearchOptions): Promise<ChildHit[]>;
 }
 
 /** Options of the {@link LocalChunkRetriever} constructor. */
 export interface LocalChunkRetrieverOptions {
+  /** Parents of `chunks/parents.jsonl`. */
+  parents: readonly ParentRecord[];
+  /** Children of `chunks/chunks.jsonl` (only those with a vector are searched). */
   children: readonly ChildRecord[];
   vectors: LoadedVectors;
   /** BM25 index when built (`workspace build-bm25`); dense only without. */
@@ -59,6 +74,11 @@ export const LOCAL_CHUNK_RETRIEVER_DEFAULTS = { candidateK: 50, rerank: true, rr
 /** Id of the workspace's reranker (recorded in query runs). */
 export const WORKSPACE_RERANKER_ID = 'doctree-coverage-rerank-v1';
 
+/** The reranker's score of a child: the mean of query-term coverage and the cosine (negative cosines count 0). */
+export function coverageRerankScore(coverage: number, dense: number): number {
+  return (coverage + Math.max(0, dense)) / 2;
+}
+
 /** Share of `queryTerms` present in `terms`. */
 export function termCoverage(queryTerms: readonly string[], terms: ReadonlySet<string>): number {
   const unique = [...new Set(queryTerms)];
@@ -76,11 +96,29 @@ export class LocalChunkRetriever implements EvidenceRetriever {
   readonly models: Readonly<Record<string, string | null>>;
   readonly #opts: Required<Omit<LocalChunkRetrieverOptions, 'bm25'>> & { bm25: Bm25Index | undefined };
   readonly #terms = new Map<string, Set<string>>();
+  readonly #parents: ReadonlyMap<string, ParentRecord>;
+  readonly #children: ReadonlyMap<string, ChildRecord>;
+  readonly #documents: ReadonlySet<string>;
 
   constructor(options: LocalChunkRetrieverOptions) {
     this.#opts = { ...LOCAL_CHUNK_RETRIEVER_DEFAULTS, ...options, bm25: options.bm25 };
+    this.#parents = new Map(options.parents.map((p) => [p.parent_id, p] as const));
+    this.#children = new Map(options.children.map((c) => [c.chunk_id, c] as const));
+    this.#documents = new Set(options.children.filter((c) => options.vectors.byChunk.has(c.chunk_id)).map((c) => c.doc_uid));
     this.buildId = options.vectors.meta.build_id;
     this.models = { embedder: options.vectors.meta.embedder_id, bm25: options.bm25 ? options.bm25.buildId : null, reranker: this.#opts.rerank ? WORKSPACE_RERANKER_ID : null };
+  }
+
+  documents(): ReadonlySet<string> {
+    return this.#documents;
+  }
+
+  parent(parentId: string): ParentRecord | undefined {
+    return this.#parents.get(parentId);
+  }
+
+  child(chunkId: string): ChildRecord | undefined {
+    return this.#children.get(chunkId);
   }
 
   #termsOf(chunk: ChildRecord): Set<string> {
@@ -117,7 +155,7 @@ export class LocalChunkRetriever implements EvidenceRetriever {
       dense: c.dense,
       lexical: c.lexical,
       coverage: c.coverage,
-      score: rerank ? (c.coverage + Math.max(0, c.dense)) / 2 : (c.fused * (rrfK + 1)) / lanes,
+      score: rerank ? coverageRerankScore(c.coverage, c.dense) : (c.fused * (rrfK + 1)) / lanes,
     }));
     hits.sort((a, b) => b.score - a.score || a.chunk.chunk_id.localeCompare(b.chunk.chunk_id));
     return hits.slice(0, options.k);

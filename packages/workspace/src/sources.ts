@@ -44,6 +44,11 @@ export const SourceRecordSchema = z
     present: z.boolean(),
     /** Increases with every change of the record. */
     revision: z.number().int().min(1),
+    /**
+     * The document id in the workspace's DocTree collection when the source is a collection document (then `raw_path`
+     * is the file the collection was built from, and the collection, not `raw/`, holds its pages).
+     */
+    collection_doc_id: z.string().min(1).optional(),
   })
   .strict();
 /** One document of the registry. */
@@ -121,7 +126,7 @@ function classify(rel: string): { type: SourceType; subtype: string } | { skip: 
  */
 export async function scanSources(paths: WorkspacePaths, previous: readonly SourceRecord[], now: Date): Promise<SourceScan> {
   const files = await walk(paths.raw);
-  const byPath = new Map(previous.map((s) => [s.raw_path, s] as const));
+  const byPath = new Map(previous.filter((s) => s.collection_doc_id === undefined).map((s) => [s.raw_path, s] as const));
   const usedUids = new Set(previous.map((s) => s.doc_uid));
   const usedKeys = new Set(previous.map((s) => s.citation_key));
   const seen = new Set<string>();
@@ -181,6 +186,11 @@ export async function scanSources(paths: WorkspacePaths, previous: readonly Sour
     result.added.push(uid);
   }
   for (const old of previous) {
+    if (old.collection_doc_id !== undefined) {
+      // A collection document: kept in step by syncCollectionSources, not by the files under raw/.
+      result.sources.push(old);
+      continue;
+    }
     const next = updated.get(old.raw_path);
     if (next) {
       result.sources.push(next);
@@ -247,6 +257,92 @@ export function applySourceMeta(sources: readonly SourceRecord[], docUid: string
   if (update.citable !== undefined) next.citable = update.citable;
   if (update.source_subtype !== undefined) next.source_subtype = update.source_subtype;
   return SourceRecordSchema.parse(next);
+}
+
+/** One document of a DocTree collection, as {@link syncCollectionSources} registers it. */
+export interface CollectionSourceDocument {
+  /** The collection's document id. */
+  doc_id: string;
+  /** The file the collection built it from. */
+  path: string;
+  sha256: string;
+  bytes: number;
+  /** Title from the collection's metadata. */
+  title?: string | null;
+  /** Publication year from the collection's metadata. */
+  year?: number | null;
+}
+
+/**
+ * The doc_uid of a collection document: its collection id when that is a valid doc_uid not used by another source,
+ * else a slug of it with `-2`, `-3`… (the mapping is kept in the record's `collection_doc_id`).
+ */
+export function collectionDocUid(docId: string, used: ReadonlySet<string>): string {
+  const base = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(docId) ? docId : docIdFromFilename(docId).slice(0, 120);
+  let uid = base;
+  for (let n = 2; used.has(uid); n++) uid = `${base}-${n}`;
+  return uid;
+}
+
+/**
+ * Keeps the collection documents of the registry in step with a collection: new documents are added (evidence,
+ * `source_subtype` `collection`, citable), a document whose file changed gets its hash updated (revision + 1), a
+ * document gone from the collection is marked `present: false`. Records are matched by `collection_doc_id`; fields the
+ * user set (citable, citation key, dates…) are kept. Other records are returned unchanged.
+ */
+export function syncCollectionSources(previous: readonly SourceRecord[], docs: readonly CollectionSourceDocument[], now: Date): SourceScan {
+  const byDocId = new Map(previous.filter((s) => s.collection_doc_id !== undefined).map((s) => [s.collection_doc_id!, s] as const));
+  const usedUids = new Set(previous.map((s) => s.doc_uid));
+  const usedKeys = new Set(previous.map((s) => s.citation_key));
+  const current = new Map(docs.map((d) => [d.doc_id, d] as const));
+  const result: SourceScan = { sources: [], added: [], changed: [], missing: [], skipped: [] };
+  for (const old of previous) {
+    if (old.collection_doc_id === undefined) {
+      result.sources.push(old);
+      continue;
+    }
+    const doc = current.get(old.collection_doc_id);
+    if (!doc) {
+      result.sources.push(old.present ? { ...old, present: false, revision: old.revision + 1 } : old);
+      if (old.present) result.missing.push(old.doc_uid);
+    } else if (doc.sha256 !== old.sha256 || !old.present) {
+      result.sources.push({ ...old, sha256: doc.sha256, bytes: doc.bytes, raw_path: doc.path, present: true, revision: old.revision + 1 });
+      result.changed.push(old.doc_uid);
+    } else result.sources.push(old);
+  }
+  for (const doc of docs) {
+    if (byDocId.has(doc.doc_id)) continue;
+    const uid = collectionDocUid(doc.doc_id, usedUids);
+    usedUids.add(uid);
+    let key = citationKeyFor(uid);
+    const baseKey = key;
+    for (let n = 2; usedKeys.has(key); n++) key = `${baseKey}${n}`;
+    usedKeys.add(key);
+    result.sources.push(
+      SourceRecordSchema.parse({
+        doc_uid: uid,
+        raw_path: doc.path,
+        sha256: doc.sha256,
+        bytes: doc.bytes,
+        source_type: 'evidence',
+        source_subtype: 'collection',
+        citable: true,
+        citation_key: key,
+        title: doc.title ?? null,
+        authors: [],
+        publisher: null,
+        url: null,
+        captured_at: now.toISOString(),
+        accessed_at: null,
+        published_date: doc.year !== undefined && doc.year !== null && doc.year >= 1000 && doc.year <= 9999 ? String(doc.year) : null,
+        present: true,
+        revision: 1,
+        collection_doc_id: doc.doc_id,
+      } satisfies SourceRecord),
+    );
+    result.added.push(uid);
+  }
+  return result;
 }
 
 /** The year of a source's publication date, when known. */

@@ -4,7 +4,8 @@ import { DocTreeError } from '@doctree/schema';
 import { HashingEmbedder } from '@doctree/index';
 import { HARBOR_PAGES, RAIL_PAGES, tempDir, writeParagraphPdf } from './__fixtures__/workspace-fixtures.js';
 import { evidenceFromHits } from './evidence.js';
-import type { ChildHit } from './retrieval.js';
+import { workspaceRetriever } from './context.js';
+import type { ChildHit, EvidenceRetriever } from './retrieval.js';
 import type { SourceRecord } from './sources.js';
 import { EvidenceWorkspace } from './workspace.js';
 
@@ -62,6 +63,29 @@ describe('1. the evidence pack holds citable sources only', () => {
     }
   });
 
+  it('aborts the query and writes nothing when a retriever lets a non-citable hit through', async () => {
+    await ws.setMeta('eastfield-gardens', { citable: false });
+    try {
+      const real = await workspaceRetriever(ws.context);
+      // A retriever that ignores the citable filter: the query itself must refuse its hits.
+      const rogue: EvidenceRetriever = { buildId: real.buildId, models: real.models, documents: () => real.documents(), parent: (id) => real.parent(id), child: (id) => real.child(id), search: (q, o) => real.search(q, { k: o.k }) };
+      const leaky = await EvidenceWorkspace.open(root, { embedder, retriever: rogue });
+      const before = { packs: (await readdir(join(root, 'outputs'))).length, runs: (await readdir(join(root, 'meta/query_runs')).catch(() => [])).length };
+      let error: unknown;
+      try {
+        await leaky.query('How many plots does the Eastfield garden have?');
+      } catch (e) {
+        error = e;
+      }
+      expect(DocTreeError.isInstance(error) && error.code === 'SCHEMA_INVALID').toBe(true);
+      expect((error as DocTreeError).message).toContain('non-citable source (eastfield-gardens)');
+      expect((error as DocTreeError).hint).toContain('Returned sources: ');
+      expect({ packs: (await readdir(join(root, 'outputs'))).length, runs: (await readdir(join(root, 'meta/query_runs')).catch(() => [])).length }).toEqual(before);
+    } finally {
+      await ws.setMeta('eastfield-gardens', { citable: true });
+    }
+  });
+
   it('aborts with the applied filters and the returned sources when a non-citable hit gets through', () => {
     const source = { doc_uid: 'notes', citable: false, source_type: 'instruction', citation_key: 'notes', present: true } as SourceRecord;
     const hit = { chunk: { chunk_id: 'notes:s001:c01', parent_id: 'notes:s001', doc_uid: 'notes', char_start: 0, char_end: 5, tokens: 1, overlap_tokens: 0, text: 'Notes', hash: '0'.repeat(64) }, score: 0.9, dense: 0.9, lexical: 1, coverage: 1 } satisfies ChildHit;
@@ -91,6 +115,14 @@ describe('2. every evidence has a locator', () => {
   it('fails hard on a hit without doc_uid or parent_id', () => {
     const hit = { chunk: { chunk_id: 'x', parent_id: '', doc_uid: 'harbor-light-review-2022', char_start: 0, char_end: 1, tokens: 1, overlap_tokens: 0, text: 'x', hash: '0'.repeat(64) }, score: 1, dense: 1, lexical: 1, coverage: 1 } satisfies ChildHit;
     expect(() => evidenceFromHits([hit], { question: 'q', queries: ['q'], parents: new Map(), sources: new Map(), filters: {} })).toThrow(/has no parent_id/);
+    const noDoc = { ...hit, chunk: { ...hit.chunk, parent_id: 'harbor-light-review-2022:p001', doc_uid: '' } } satisfies ChildHit;
+    expect(() => evidenceFromHits([noDoc], { question: 'q', queries: ['q'], parents: new Map(), sources: new Map(), filters: {} })).toThrow(/has no doc_uid/);
+  });
+
+  it('fails hard on a hit whose parent is unknown', async () => {
+    const source = (await ws.sources()).find((s) => s.doc_uid === 'harbor-light-review-2022')!;
+    const hit = { chunk: { chunk_id: 'harbor-light-review-2022:p009:c01', parent_id: 'harbor-light-review-2022:p009', doc_uid: source.doc_uid, char_start: 0, char_end: 5, tokens: 1, overlap_tokens: 0, text: 'Storm', hash: '0'.repeat(64) }, score: 1, dense: 1, lexical: 1, coverage: 1 } satisfies ChildHit;
+    expect(() => evidenceFromHits([hit], { question: 'q', queries: ['q'], parents: new Map(), sources: new Map([[source.doc_uid, source]]), filters: {} })).toThrow(/names parent harbor-light-review-2022:p009, which is not in chunks/);
   });
 });
 
@@ -149,6 +181,29 @@ describe('4. verify-citations', () => {
     expect(result.checks[0]!.page).toBe(1);
     expect(await readText(result.output)).toContain('k = 10, T = 0.55');
   });
+
+  it('searches only the cited document, with k = 10', async () => {
+    const real = await workspaceRetriever(ws.context);
+    const calls: Array<{ k: number; accepted: string[] }> = [];
+    const spy: EvidenceRetriever = {
+      buildId: real.buildId,
+      models: real.models,
+      documents: () => real.documents(),
+      parent: (id) => real.parent(id),
+      child: (id) => real.child(id),
+      search: async (q, o) => {
+        const hits = await real.search(q, o);
+        calls.push({ k: o.k, accepted: [...new Set(['harbor-light-review-2022', 'eastfield-gardens'].filter((uid) => o.accept?.({ doc_uid: uid } as ChildHit['chunk'])))] });
+        return hits;
+      },
+    };
+    const spied = await EvidenceWorkspace.open(root, { embedder, retriever: spy });
+    const draft = join(root, 'cited-k.md');
+    await writeFile(draft, 'The Eastfield garden has 64 plots {#eastfield-gardens}.\n');
+    const result = await spied.verifyCitations(draft);
+    expect(result.checks.map((c) => c.status)).toEqual(['OK']);
+    expect(calls).toEqual([{ k: 10, accepted: ['eastfield-gardens'] }]);
+  });
 });
 
 describe('5. every build writes a build manifest', () => {
@@ -187,6 +242,7 @@ describe('7. parse writes the quality report', () => {
 describe('8. adding a PDF updates chunks and index incrementally', () => {
   it('chunks and embeds only the new document, which is then found', async () => {
     const vectorsBefore = JSON.parse(await readText(join(root, 'index/vectors.json'))) as { entries: unknown[] };
+    const buildsBefore = (await readdir(join(root, 'meta/builds'))).length;
     writeParagraphPdf(join(root, 'raw/evidence/valley-rail-2021.pdf'), RAIL_PAGES, 'Valley Rail Line - Operations Report');
     const parsed = await ws.parse();
     expect(parsed.parsed).toEqual(['valley-rail-2021']);
@@ -198,6 +254,8 @@ describe('8. adding a PDF updates chunks and index incrementally', () => {
     expect(embedded.embedded).toBe(manifest.docs.find((d) => d.doc_uid === 'valley-rail-2021')!.chunks);
     const { run } = await ws.query('journey time of the new timetable');
     expect(run.evidence[0]).toMatchObject({ doc_uid: 'valley-rail-2021', page: 2 });
+    // 5. each of these builds wrote its own manifest.
+    expect((await readdir(join(root, 'meta/builds'))).length).toBe(buildsBefore + 3);
   });
 });
 
@@ -211,6 +269,24 @@ describe('9. every revision is a new file and a line in the version log', () => 
     expect(packs.length).toBe(names.length);
     expect(packs[1]).toMatchObject({ from: 'v001', to: 'v002', command: 'query' });
     expect(log.some((l) => l['command'] === 'meta set' && String(l['to']).includes('citable=true'))).toBe(true);
+    // 6. every pack written has its query run.
+    const packsAll = (await readdir(join(root, 'outputs'))).filter((n) => /^(evidence|papers)_pack_v[0-9]+\.md$/.test(n));
+    expect((await readdir(join(root, 'meta/query_runs'))).filter((n) => n.endsWith('.json')).length).toBe(packsAll.length);
+  });
+
+  it('writes a checked draft again as a new version, logged from the old one', async () => {
+    const draft = join(root, 'again.md');
+    await writeFile(draft, 'Repairs cost 96,000 euros {#harbor-light-review-2022}.\n');
+    const first = await ws.verifyCitations(draft);
+    await writeFile(draft, 'Repairs of the breakwater cost 96,000 euros {#harbor-light-review-2022}.\n');
+    const second = await ws.verifyCitations(draft);
+    expect([first.output, second.output].map((p) => p.slice(p.lastIndexOf('/') + 1))).toEqual(['again_citations_v001.md', 'again_citations_v002.md']);
+    expect(await readText(first.output)).toContain('Repairs cost 96,000 euros');
+    const log = await lines(join(root, 'meta/version_log.jsonl'));
+    expect(log.filter((l) => String(l['file']).startsWith('outputs/audits/again_citations_')).map((l) => [l['from'], l['to']])).toEqual([
+      [null, 'v001'],
+      ['v001', 'v002'],
+    ]);
   });
 
   it('gives two queries that race two different versions', async () => {

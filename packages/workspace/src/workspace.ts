@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import { buildBm25Workspace, chunkWorkspace, embedWorkspace, initWorkspace, parseWorkspace, scanWorkspace, setSourceMeta, type Bm25Result, type ChunkResult, type EmbedResult, type InitResult, type ParseResult } from './build-steps.js';
+import { buildBm25Workspace, chunkWorkspace, embedWorkspace, initWorkspace, parseWorkspace, scanWorkspace, setSourceMeta, syncCollectionWorkspace, type Bm25Result, type ChunkResult, type EmbedResult, type InitResult, type InitWorkspaceOptions, type ParseResult } from './build-steps.js';
 import { auditDraft, supportCandidates, verifyCitations, type AuditResult, type VerifyResult } from './citations.js';
-import { loadChunks, workspaceRetriever } from './context.js';
+import { workspaceRetriever } from './context.js';
 import type { SupportFeatures } from './support.js';
 import { loadSources, openContext, type EvidenceWorkspaceOptions, type WorkspaceContext } from './context.js';
 import { exportUsedSources, type ExportResult } from './export-sources.js';
 import { runQuery, type QueryOptions, type QueryResult } from './query.js';
-import type { SourceMetaUpdate, SourceRecord, SourceScan } from './sources.js';
+import type { CollectionSourceDocument, SourceMetaUpdate, SourceRecord, SourceScan } from './sources.js';
 
 /**
  * An evidence workspace for writers: a folder with `raw/` sources, parsed copies, chunks, an index, metadata and
@@ -30,8 +30,11 @@ export class EvidenceWorkspace {
     this.#ctx = ctx;
   }
 
-  /** Creates the layout, the default configuration (never overwritten) and `meta/project.json` in `dir`. */
-  static init(dir: string, options: { now?: () => Date; projectId?: string } = {}): Promise<InitResult> {
+  /**
+   * Creates the layout, the default configuration (never overwritten; with `collection` when given) and
+   * `meta/project.json` in `dir`.
+   */
+  static init(dir: string, options: InitWorkspaceOptions = {}): Promise<InitResult> {
     return initWorkspace(resolve(dir), options);
   }
 
@@ -58,6 +61,14 @@ export class EvidenceWorkspace {
   /** Registers new `raw/` files and marks changed and missing ones. */
   scan(): Promise<SourceScan> {
     return scanWorkspace(this.#ctx);
+  }
+
+  /**
+   * Registers the documents of a DocTree collection as sources (`source_subtype` `collection`, citable until set
+   * otherwise, `collection_doc_id` naming each); a document gone from the collection is marked not present.
+   */
+  syncCollection(docs: readonly CollectionSourceDocument[]): Promise<SourceScan> {
+    return syncCollectionWorkspace(this.#ctx, docs);
   }
 
   /** Sets document-level metadata of one source (validated). */
@@ -105,8 +116,7 @@ export class EvidenceWorkspace {
    * the citation support model on claims of your own.
    */
   async supportCandidates(claims: ReadonlyArray<{ text: string; doc_uid: string }>): Promise<Array<Array<{ chunk_id: string; features: SupportFeatures }>>> {
-    const { children } = await loadChunks(this.#ctx);
-    const retriever = await workspaceRetriever(this.#ctx, children);
+    const retriever = await workspaceRetriever(this.#ctx);
     const out = [];
     for (const claim of claims) out.push(await supportCandidates(retriever, claim.text, claim.doc_uid, this.#ctx.config.verify_citations.k));
     return out;

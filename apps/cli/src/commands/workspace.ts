@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { createChatClient } from '@doctree/agents';
 import { DocTreeError, type ChatModelClient, type DocTreeConfigInput } from '@doctree/schema';
 import * as ws from '@doctree/workspace';
@@ -6,6 +6,7 @@ import { escapeControlChars } from '@doctree/pipeline/command';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { WORKSPACE_USAGE } from '../usage.js';
+import { openCollectionWorkspace } from './workspace-collection.js';
 
 /** Subcommands of `doctree workspace`. */
 export const WORKSPACE_SUBCOMMANDS = ['init', 'sources', 'meta', 'parse', 'chunk', 'embed', 'build-bm25', 'query', 'audit', 'verify-citations', 'export-used-sources'] as const;
@@ -54,6 +55,7 @@ export async function workspaceCli(io: CliIo, argv: readonly string[]): Promise<
       author: { type: 'string', multiple: true },
       citable: { type: 'string' },
       'project-id': { type: 'string' },
+      collection: { type: 'string' },
     },
     WORKSPACE_USAGE,
   );
@@ -68,18 +70,26 @@ export async function workspaceCli(io: CliIo, argv: readonly string[]): Promise<
   if (sub === 'init') {
     if (positionals.length > 1) throw new DocTreeError('USAGE', 'workspace init takes at most one folder');
     const dir = resolve(io.cwd, positionals[0] ?? (values.workspace as string | undefined) ?? '.');
-    const result = await ws.EvidenceWorkspace.init(dir, values['project-id'] ? { projectId: values['project-id'] as string } : {});
-    out(result, `Workspace ${result.root} (project ${result.project.project_id})\n${result.config_written ? `  wrote ${ws.WORKSPACE_CONFIG_FILE} with the defaults (verify-citations k = 10, T = 0.55, rerank on, counterevidence off)` : `  kept the existing ${ws.WORKSPACE_CONFIG_FILE}`}\n  put evidence under raw/evidence/ and instruction material under raw/instruction/{guidance,feedback,slides,exemplars}/\n`);
+    // The collection is stored relative to the workspace, so the two can move together.
+    const collectionAt = values.collection !== undefined ? resolve(io.cwd, values.collection as string) : undefined;
+    const collection = collectionAt !== undefined ? (isAbsolute(relative(dir, collectionAt)) ? collectionAt : relative(dir, collectionAt) || '.') : undefined;
+    const result = await ws.EvidenceWorkspace.init(dir, { ...(values['project-id'] ? { projectId: values['project-id'] as string } : {}), ...(collection !== undefined ? { collection } : {}) });
+    const where = collection !== undefined ? `  evidence comes from the collection ${collectionAt} (its documents are the citable sources)` : '  put evidence under raw/evidence/ and instruction material under raw/instruction/{guidance,feedback,slides,exemplars}/';
+    out(result, `Workspace ${result.root} (project ${result.project.project_id})\n${result.config_written ? `  wrote ${ws.WORKSPACE_CONFIG_FILE} with the defaults (verify-citations k = 10, T = 0.55, rerank on, counterevidence off)` : `  kept the existing ${ws.WORKSPACE_CONFIG_FILE}`}\n${where}\n`);
     return 0;
   }
 
   const root = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
   const chat = sub === 'query' || sub === 'audit' || sub === 'verify-citations' ? await chatFor(config) : undefined;
-  const workspace = await ws.EvidenceWorkspace.open(root, {
-    ...(chat ? { chat } : {}),
-    llm: config.config.llm,
-    onWarning: warn,
-  });
+  const options: ws.EvidenceWorkspaceOptions = { ...(chat ? { chat } : {}), llm: config.config.llm, onWarning: warn };
+  let workspace = await ws.EvidenceWorkspace.open(root, options);
+  // A collection (`--collection DIR`, or `collection` of the configuration) is the evidence store: its documents are
+  // registered as sources before the command runs, and query, audit and verify-citations retrieve through it.
+  const collectionDir = values.collection !== undefined ? resolve(io.cwd, values.collection as string) : workspace.context.config.collection !== undefined ? resolve(root, workspace.context.config.collection) : undefined;
+  if (collectionDir !== undefined) {
+    const retrieve = sub === 'query' || sub === 'audit' || sub === 'verify-citations';
+    workspace = (await openCollectionWorkspace(root, collectionDir, { config: config.config, workspace: options, retrieve })).workspace;
+  }
   switch (sub) {
     case 'sources': {
       const scan = await workspace.scan();

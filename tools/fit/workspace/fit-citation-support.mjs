@@ -12,7 +12,7 @@
  * (the score is mapped, the threshold stays).
  *
  * Usage: npm run build of @doctree/workspace first, then
- *   node packages/workspace/fit/fit-citation-support.mjs [--docs DIR] [--limit N] [--per-doc N] [--work DIR]
+ *   node tools/fit/workspace/fit-citation-support.mjs [--docs DIR] [--limit N] [--per-doc N] [--work DIR]
  *        [--out model.json] [--write-default] [--embedder sif|hashing]
  */
 import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
