@@ -50,19 +50,26 @@ function statementPdf(): Uint8Array {
 
 /**
  * A page whose text is in two Flate-compressed form XObjects: one whole, one whose Adler-32 checksum is cut off (zlib
- * refuses it; pdf.js's own inflater reads it), so both paths of the `native-flate` patch are taken.
+ * refuses it; pdf.js's own inflater reads it), so both paths of the `native-flate` patch are taken; a third form paints
+ * an axial shading behind a label (`no-shading-colors`).
  */
 function flatePdf(): Buffer {
   const form = (text: string, y: number): Buffer => deflateSync(Buffer.from(`BT /F1 11 Tf 72 ${y} Td (${text}) Tj ET`, 'latin1'));
   const dict = '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Filter /FlateDecode';
   const whole = form('Revenue grew in every quarter of the year.', 650);
   const cut = form('Margins held steady through the second half.', 600);
+  const shading = '/Sh1 << /ShadingType 2 /ColorSpace /DeviceRGB /Coords [72 0 272 0] /Function << /FunctionType 2 /Domain [0 1] /C0 [0.9 0.9 1] /C1 [0.2 0.3 0.8] /N 1 >> >>';
+  const shaded = {
+    dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /Shading << ${shading} >> >>`,
+    data: Buffer.from('q 72 480 200 60 re W n /Sh1 sh Q BT /F1 11 Tf 80 500 Td (Shaded band) Tj ET', 'latin1'),
+  };
   return writePdfWithStreams(
     [
       { dict, data: whole },
       { dict, data: cut.subarray(0, cut.length - 4) },
+      shaded,
     ],
-    'BT /F1 14 Tf 72 720 Td (Quarterly review) Tj ET /X6 Do /X7 Do',
+    'BT /F1 14 Tf 72 720 Td (Quarterly review) Tj ET /X6 Do /X7 Do /X8 Do',
   );
 }
 
@@ -77,7 +84,7 @@ describe('pdf.js speed patches', () => {
 
   it('are in effect in the built CLI, and off with DOCTREE_PDFJS_PATCHES=off', async () => {
     const patched = JSON.parse(await doctree(['doctor', '--json'], {}));
-    expect(patched.pdf.patches).toEqual(['text-state-clone', 'native-flate', 'stream-chunks-uncloned', 'text-transform-fused', 'hex-string-codes', 'no-glyph-outlines', 'no-image-pixels']);
+    expect(patched.pdf.patches).toEqual(['text-state-clone', 'native-flate', 'stream-chunks-uncloned', 'text-transform-fused', 'hex-string-codes', 'no-glyph-outlines', 'no-shading-colors', 'no-image-pixels']);
     const stock = JSON.parse(await doctree(['doctor', '--json'], { DOCTREE_PDFJS_PATCHES: 'off' }));
     expect(stock.pdf).toMatchObject({ ok: true, patches: [] });
   }, TIMEOUT);
@@ -85,7 +92,7 @@ describe('pdf.js speed patches', () => {
   it.each([
     ['the bundled sample report', join(root, 'data', 'samples', 'northwind-annual-report-2023.pdf'), 'Industrial Sensors'],
     ['a generated statement page', 'statement.pdf', '1,204.5'],
-    ['a page with Flate-compressed forms, one without its checksum', 'flate.pdf', 'Margins held steady'],
+    ['a page with Flate-compressed forms, one without its checksum, and a shading', 'flate.pdf', 'Margins held steady'],
   ])('leave the ingest output of %s byte-identical', async (_name, file, expected) => {
     const input = file.startsWith('/') ? file : join(dir, file);
     const runs: Record<string, string> = {};

@@ -64,6 +64,10 @@ export interface PdfjsPatch {
  *   conversion) in the background of every operator list that paints it, for drawing. Ingest takes an image's place
  *   and size from the operator list (`paintImageXObject` and the current transform), never its pixels: the image is
  *   announced without pixels, as pdf.js does for one it cannot decode.
+ * - `no-shading-colors` (ingest only): a shading (`sh`, or a fill with a shading pattern) was parsed into its colour
+ *   stops (an axial or radial one samples its colour function 840 times; mesh shadings decode every patch) and posted to
+ *   the main side, for drawing. Ingest reads where a shading is painted (the operator and its arguments, unchanged),
+ *   never its colours: the shading is taken as pdf.js's `DummyShading`, as for one it cannot parse.
  * - `hex-string-codes`: the content-stream lexer read `<0041…>` strings (every glyph of many 10-Ks) by pushing a one-character
  *   string per byte and joining them; the patched lexer keeps the byte values and makes the string with
  *   `String.fromCharCode` in slices of 8,192 (same string).
@@ -103,6 +107,12 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
     ingestOnly: true,
     find: 'return n.data&&(t.textRenderingMode&p.ADD_TO_PATH_FLAG||t.fillColorSpace.name===`Pattern`||t.strokeColorSpace.name===`Pattern`||n.disableFontFace)&&PartialEvaluator.buildFontPaths(n,r,this.handler,this.options),r}',
     replace: 'return r}',
+  },
+  {
+    name: 'no-shading-colors',
+    ingestOnly: true,
+    find: 'a=Pattern.parseShading(e,this.xref,t,this._pdfFunctionFactory,this.globalColorSpaceCache,n).getIR()',
+    replace: 'a=new DummyShading().getIR()',
   },
   {
     name: 'no-image-pixels',
