@@ -88,6 +88,7 @@ export {
   builtinDomainPack,
   compileDomainPack,
   detectDomainPack,
+  detectDomainPackInSlices,
   domainPackFrom,
   loadDomainPack,
   mergeDomainPacks,

@@ -1,6 +1,6 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
 import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, QueryPlanner, QuestionRouter, Reranker, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
-import { detectDomainPack, type CompiledDomainPack, type DomainPackChoice } from '@doctree/toolhub';
+import { detectDomainPack, detectDomainPackInSlices, type CompiledDomainPack, type DomainPackChoice } from '@doctree/toolhub';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
 import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
 import type { PageLaneName, PageRankInput, PageScore, RankedPageEvidence } from '@doctree/toolhub';
@@ -353,7 +353,8 @@ export class DocTreeAgent {
 
     // 1) Router
     checkCancelled();
-    // The document's domain pack is detected on the first ask (its own stretch), not in the constructor.
+    // The document's domain pack is detected on the first ask (in slices: its lead text can be the whole filing).
+    this.#domain ??= await detectDomainPackInSlices(this.index.tree, {}, pause);
     const domain = this.domainPack;
     await pause();
     // The question is analysed once, with the document's domain pack; the analysis travels with the decision.

@@ -6,7 +6,7 @@ import { DocTreeError } from '@doctree/schema';
 import { extractCells } from '../extract/extract-column.js';
 import type { TableGrid } from '../table/table-reader.js';
 import { conceptMatch, conceptQueryTerms, conceptsIn } from '../vocabulary/concept-vocabulary.js';
-import { builtinDomainPack, detectDomainPack, detectionHits, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
+import { builtinDomainPack, detectDomainPack, detectDomainPackInSlices, detectionHits, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'domain-pack-'));
 function writePack(name: string, value: unknown): string {
@@ -75,6 +75,31 @@ describe('domain packs', () => {
     expect(detectionHits('substudy reports and phase 30', pack)).toEqual([]);
     expect(detectionHits('Phase\n 3 trial written in C++2', pack)).toEqual(['phase 3']);
     expect(detectionHits('written in c++, phase 3b', pack)).toEqual(['c++']);
+  });
+
+  it('detects in slices with the same result, pausing between them (a long lead text) and stopping when the pause throws', async () => {
+    const words = ['Form', '10-K', 'ANNUAL', 'Report', 'ΟΔΟΣ', 'consolidated', 'balance', 'sheets', '’s', 'x'];
+    const spaces = [' ', '\n', '  \t', '\n\n   '];
+    let text = 'UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\n';
+    for (let i = 0; text.length < 300_000; i++) text += words[(i * 7) % words.length]! + spaces[(i * 3) % spaces.length]!;
+    text += ' Consolidated   Statements\nof Cash   Flows ';
+    const finance = builtinDomainPack('finance');
+    // the phrases found by one regular expression per phrase over the text normalised in one go
+    const normalised = ` ${text.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' ')} `;
+    const escape = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const reference = (finance.data.detect?.phrases ?? []).filter((p) => new RegExp(`(?<![a-z0-9])${escape(p.toLowerCase())}(?![a-z0-9])`).test(normalised));
+    expect(reference.length).toBeGreaterThanOrEqual(2);
+    let pauses = 0;
+    const sliced = await detectDomainPackInSlices(text, {}, async () => {
+      pauses++;
+    });
+    expect(sliced).toEqual(detectDomainPack(text));
+    expect(sliced.pack.name).toBe('finance');
+    expect(pauses).toBeGreaterThan(300_000 / 65_536);
+    expect(detectionHits(text, finance)).toEqual(reference);
+    expect(sliced.hits).toEqual(reference);
+    const stopped = await detectDomainPackInSlices(text, {}, () => Promise.reject(new DocTreeError('CANCELLED', 'the question was cancelled'))).catch((e: unknown) => e);
+    expect((stopped as DocTreeError).code).toBe('CANCELLED');
   });
 
   it('keeps finance knowledge out of the generic pack', () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { DocTreeError, DOMAIN_PACK_PATTERN_MAX, DOMAIN_PACK_VERSION, DomainPackSchema, formatIssues } from '@doctree/schema';
 import type { DomainConfig, DomainPack, DomainPackInput } from '@doctree/schema';
 
+import { runSlices, runSlicesCooperatively } from '../hub/slices.js';
 import type { Concept } from './concept.js';
 import { FINANCE_PACK } from './packs/finance.js';
 import { GENERIC_PACK } from './packs/generic.js';
@@ -216,9 +217,33 @@ export function leadText(doc: string | { text: string; nodes: ReadonlyArray<{ pa
 
 /** Distinct detection phrases of a pack found in a text (case-insensitive, whole words). */
 export function detectionHits(text: string, pack: CompiledDomainPack): string[] {
+  return runSlices(detectionHitSteps(text, pack));
+}
+
+/** Characters normalised in one slice of {@link detectionHitSteps} (a long filing's lead text is a megabyte). */
+const NORMALIZE_SLICE_CHARS = 65_536;
+
+/** The work of {@link detectionHits}, yielding between its slices (see `runSlices`). */
+function* detectionHitSteps(text: string, pack: CompiledDomainPack): Generator<void, string[]> {
   const phrases = pack.data.detect?.phrases ?? [];
-  const lower = ` ${text.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' ')} `;
-  return phrases.filter((p) => containsWholeWords(lower, p.toLowerCase()));
+  const parts: string[] = [' '];
+  // Lower case, curly apostrophes straightened, whitespace runs collapsed — slice by slice, each slice ending where a
+  // whitespace run starts, so that no run (nor a word, for case mapping) is split: the same text as in one go.
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + NORMALIZE_SLICE_CHARS);
+    while (end < text.length && !(/\s/.test(text[end]!) && !/\s/.test(text[end - 1]!))) end++;
+    parts.push(text.slice(start, end).toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' '));
+    start = end;
+    yield;
+  }
+  parts.push(' ');
+  const lower = parts.join('');
+  const hits: string[] = [];
+  for (const phrase of phrases) {
+    if (containsWholeWords(lower, phrase.toLowerCase())) hits.push(phrase);
+    yield;
+  }
+  return hits;
 }
 
 const ASCII_WORD_CHAR = /[a-z0-9]/;
@@ -270,12 +295,27 @@ export async function selectDomainPack(
 
 /** The synchronous, document-only part of {@link selectDomainPack} (`auto`). */
 export function detectDomainPack(doc: Parameters<typeof leadText>[0], options: SelectDomainPackOptions = {}): DomainPackChoice {
+  return runSlices(detectDomainPackSteps(doc, options));
+}
+
+/**
+ * {@link detectDomainPack} in slices: `await pause()` runs between slices of the lead text's normalisation and between
+ * phrases (a cooperative checkpoint such as the agent's `createPause`, which yields to the event loop every few ms and
+ * throws `CANCELLED` once the question's signal aborts). Same choice as {@link detectDomainPack}.
+ */
+export function detectDomainPackInSlices(doc: Parameters<typeof leadText>[0], options: SelectDomainPackOptions, pause: () => Promise<void>): Promise<DomainPackChoice> {
+  return runSlicesCooperatively(detectDomainPackSteps(doc, options), pause);
+}
+
+function* detectDomainPackSteps(doc: Parameters<typeof leadText>[0], options: SelectDomainPackOptions): Generator<void, DomainPackChoice> {
   const candidates = options.candidates ?? [builtinDomainPack('finance')];
   let best: DomainPackChoice | undefined;
   for (const pack of candidates) {
     const detect = pack.data.detect;
     if (!detect) continue;
-    const hits = detectionHits(leadText(doc, detect.first_pages), pack);
+    const lead = leadText(doc, detect.first_pages);
+    yield;
+    const hits = yield* detectionHitSteps(lead, pack);
     if (hits.length >= detect.min_hits && (!best || hits.length > best.hits.length)) best = { pack, chosenBy: 'document', hits };
   }
   return best ?? { pack: builtinDomainPack('generic'), chosenBy: 'default', hits: [] };
