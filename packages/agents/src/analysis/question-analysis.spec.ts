@@ -53,6 +53,16 @@ describe('analyzeQuestion', () => {
     expect(quarter.pages).toEqual([40]);
   });
 
+  it('reads spelled-out, listed and ordinal pages and slides, and the page before the last', () => {
+    const read = (q: string, pageCount?: number) => analyzeQuestion(q, { pack: generic, ...(pageCount ? { pageCount } : {}) }).pages;
+    expect(read('What does page four say, and slides fourteen to sixteen?')).toEqual([4, 14, 15, 16]);
+    expect(read('Is the chart on pages 3 or 5?')).toEqual([3, 5]);
+    expect(read('What is on the 11th page and the second slide?')).toEqual([2, 11]);
+    expect(read('What is on the penultimate page?', 30)).toEqual([29]);
+    expect(read('Who signs on the cover page?')).toEqual([1]);
+    expect(read('What grew in 2023?')).toEqual([]);
+  });
+
   it('parses a definition the question gives into its operation and operands', () => {
     const a = analyzeQuestion('Yield is defined as: good units / units started. What was the yield of line B in 2019?', { pack: generic });
     expect(a.definitions).toEqual([{ term: 'Yield', formula: 'good units / units started', operation: 'ratio', operands: ['good units', 'units started'] }]);
