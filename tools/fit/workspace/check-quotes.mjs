@@ -8,14 +8,19 @@
  * one reader and `nonelective` to another), whitespace out, lower case. Queries are made from the workspace's own chunks
  * (the content words of a sentence), so no question of an evaluation set is used.
  *
- * Usage: npm run build (at least @doctree/workspace and @doctree/ingest), then
- *   node tools/fit/workspace/check-quotes.mjs <workspace> [--queries N] [--misses N]
+ * A workspace whose configuration names a collection is searched through it (the built CLI's
+ * `openCollectionWorkspace`, with the DocTree configuration of the environment); `--seed-chunks FILE` takes the query
+ * words from another workspace's `chunks/chunks.jsonl` (a collection workspace has none), so both stores can be asked
+ * the same queries.
+ *
+ * Usage: npm run build (at least @doctree/workspace, @doctree/ingest and, for a collection, @doctree/cli), then
+ *   node tools/fit/workspace/check-quotes.mjs <workspace> [--queries N] [--misses N] [--seed-chunks FILE]
  * Prints JSON: quotes, found by each reading, found by any, and the misses (full quote, the cited page, and whether
  * a neighbouring page holds it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
+import { isAbsolute, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -24,11 +29,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../../..');
 const ws = await import(join(repo, 'packages/workspace/dist/index.js'));
 const ingest = await import(join(repo, 'packages/ingest/dist/index.js'));
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { queries: { type: 'string', default: '60' }, misses: { type: 'string', default: '40' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { queries: { type: 'string', default: '60' }, misses: { type: 'string', default: '40' }, 'seed-chunks': { type: 'string' } } });
 const root = resolve(positionals[0] ?? '.');
-const workspace = await ws.EvidenceWorkspace.open(root, { onWarning: () => undefined });
+let workspace = await ws.EvidenceWorkspace.open(root, { onWarning: () => undefined });
+const collection = workspace.context.config.collection;
+if (collection !== undefined) {
+  const { openCollectionWorkspace } = await import(join(repo, 'apps/cli/dist/commands/workspace-collection.js'));
+  const { resolveConfig } = await import(join(repo, 'packages/schema/dist/index.js'));
+  const config = resolveConfig({ env: process.env }).config;
+  workspace = (await openCollectionWorkspace(root, resolve(root, collection), { config, workspace: { onWarning: () => undefined } })).workspace;
+}
 const sources = new Map((await workspace.sources()).map((s) => [s.doc_uid, s]));
-const children = readFileSync(join(root, 'chunks/chunks.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const children = readFileSync(values['seed-chunks'] ?? join(root, 'chunks/chunks.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const rank = (s) => createHash('sha256').update(s).digest('hex');
 const picked = [...children].sort((a, b) => rank(a.chunk_id).localeCompare(rank(b.chunk_id))).slice(0, Number(values.queries));
 let poppler = true;
@@ -43,7 +55,8 @@ const cache = new Map();
 async function pageText(docUid, page, reader) {
   const key = `${docUid}#${page}#${reader}`;
   if (!cache.has(key)) {
-    const file = join(root, sources.get(docUid).raw_path);
+    const raw = sources.get(docUid).raw_path;
+    const file = isAbsolute(raw) ? raw : join(root, raw);
     let text = '';
     if (reader === 'doctree') {
       if (!cache.has(`${docUid}#pages`)) cache.set(`${docUid}#pages`, await ingest.extractPdfPages(new Uint8Array(readFileSync(file)), { filename: file }));

@@ -55,6 +55,8 @@ describe('doctree workspace over a collection', () => {
       ['birchwood-orchestra-2021', 'collection', true, 'birchwood-orchestra-2021'],
       ['saltmarsh-ferry-2022', 'collection', true, 'saltmarsh-ferry-2022'],
     ]);
+    // raw_path names the file the collection was built from.
+    expect(JSON.parse(sources.out).sources[0].raw_path).toBe(join(dir, 'in', 'birchwood-orchestra-2021.pdf'));
     const query = await cli('workspace', 'query', 'How many crossings did fog cancel in November?', '--workspace', 'ws', '--json');
     expect(query.status).toBe(0);
     const printed = JSON.parse(query.out) as { build_id: string; evidence: Array<{ doc_uid: string; page: number; exact_quote: string }> };

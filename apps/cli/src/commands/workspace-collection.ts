@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { DOC_FILES } from '@doctree/ingest';
 import { analyzeQuery, loadDocIndex, type DocIndex } from '@doctree/index';
 import { Collection, createIndexComponents, type IndexComponents } from '@doctree/pipeline';
@@ -201,7 +201,8 @@ async function collectionDocuments(collection: Collection): Promise<ws.Collectio
   if (!manifest) {
     throw new DocTreeError('INPUT_NOT_FOUND', 'no collection here', { file: collection.dir, hint: 'Build it with `doctree collection ingest --input-dir <dir> --collection-dir <dir>`, or fix `collection` in workspace.config.json.' });
   }
-  return manifest.documents.map((d) => ({ doc_id: d.doc_id, path: d.path, sha256: d.sha256, bytes: d.size, title: d.metadata.title ?? null, year: d.metadata.year ?? null }));
+  // A row's path is relative to the collection's input folder (imported PageIndex trees: absolute).
+  return manifest.documents.map((d) => ({ doc_id: d.doc_id, path: isAbsolute(d.path) ? d.path : join(manifest.input_dir, d.path), sha256: d.sha256, bytes: d.size, title: d.metadata.title ?? null, year: d.metadata.year ?? null }));
 }
 
 /** Options of {@link openCollectionWorkspace}. */
