@@ -32,6 +32,27 @@ describe('documentLacks', () => {
   });
 });
 
+describe('DocumentWords of a long document', () => {
+  it('built in slices (with a pause between them) knows the same words and years as built in one go', async () => {
+    const pieces = ['Rotterdam', 'ΣΟΦΟΣ', 'Coca-Cola’s', '1999', '$2019', '2,020', 'FY2018', '(2021)', '2022.', '1850s', 'x'];
+    const spaces = [' ', '\n', '  \t', '\n\n   '];
+    let text = '';
+    for (let i = 0; text.length < 400_000; i++) text += pieces[(i * 5) % pieces.length]! + spaces[(i * 3) % spaces.length]!;
+    text += 'Zephyrine 2024';
+    let pauses = 0;
+    const sliced = await DocumentWords.create(text, async () => {
+      pauses++;
+    });
+    const whole = new DocumentWords(text);
+    expect(pauses).toBeGreaterThan(2 * Math.floor(400_000 / 65_536));
+    for (const word of ['rotterdam', 'σοφος', 'σοφοσ', "coca-cola's", 'coca', 'zephyrine', 'zephyrin', 'fy2018', 'amsterdam']) expect(sliced.has(word)).toBe(whole.has(word));
+    expect(sliced.has('zephyrine')).toBe(true);
+    const lacks = (words: DocumentWords) => documentLacks('What happened in 1850, 1999, 2018, 2019, 2020, 2021, 2022 and 2024 at Zephyrine?', words);
+    expect(lacks(sliced)).toEqual(lacks(whole));
+    expect(lacks(whole).missingYears).toEqual([2018, 2019, 2020]); // `1850s` writes 1850; `$2019`, `2,020`, `FY2018` are no years
+  });
+});
+
 describe('documentLacks on hostile questions', () => {
   const words = new DocumentWords(`${'Alpha Beta Gamma Delta '.repeat(20_000)}Northwind 2023`);
 

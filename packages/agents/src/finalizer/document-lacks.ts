@@ -63,6 +63,22 @@ const DOCUMENT_YEARS: YearOptions = { since: 1800, boundary: 'number' };
 /** Years a question asks about: the document's reading plus two-digit fiscal years (`FY18`, `CY'19`). */
 const QUESTION_YEARS: YearOptions = { ...DOCUMENT_YEARS, twoDigit: 'period' };
 
+/** Characters of one slice of a long document's text in {@link DocumentWords.create}. */
+const SLICE_CHARS = 65_536;
+
+/**
+ * `text` cut into slices of about {@link SLICE_CHARS} characters, each cut where a whitespace run starts: no word, no
+ * whitespace run and no surrogate pair is split, so per-slice case mapping and whitespace collapsing give the same text.
+ */
+function* wholeWordSlices(text: string): Generator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE_CHARS);
+    while (end < text.length && !(/\s/.test(text[end]!) && !/\s/.test(text[end - 1]!))) end++;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
 /**
  * A document's words for absence checks, built once per document: its lower-case words (possessives dropped) and the
  * years it writes.
@@ -89,9 +105,16 @@ export class DocumentWords {
     return words;
   }
 
-  /** Fills the tables; yields every few thousand words. */
+  /** Fills the tables; yields every few thousand words and between slices of a long text. */
   *#build(text: string): Generator<void> {
-    this.#text = ` ${text.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' ')} `;
+    // Lower case, straight apostrophes, whitespace runs collapsed — slice by slice (see wholeWordSlices): the same text.
+    const normalised: string[] = [' '];
+    for (const slice of wholeWordSlices(text)) {
+      normalised.push(slice.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' '));
+      yield;
+    }
+    normalised.push(' ');
+    this.#text = normalised.join('');
     let count = 0;
     for (const m of this.#text.matchAll(WORD)) {
       const w = m[0].replace(/'s$/, '');
@@ -103,9 +126,15 @@ export class DocumentWords {
       const list = this.#byLength.get(w.length);
       if (list) list.push(w);
       else this.#byLength.set(w.length, [w]);
+      if (++count % 16_384 === 0) yield;
     }
     yield;
-    for (const year of findYears(text, DOCUMENT_YEARS)) this.#years.add(year);
+    // A year of the document's reading is four digits with one character of context on either side, never whitespace
+    // inside: found slice by slice, the years are those of the whole text.
+    for (const slice of wholeWordSlices(text)) {
+      for (const year of findYears(slice, DOCUMENT_YEARS)) this.#years.add(year);
+      yield;
+    }
   }
 
   /** True when the document writes the word (lower case), or, for words of 5+ letters, a word one edit away. */
