@@ -57,4 +57,5 @@ export { ORDINAL_WORDS, ordinalValue, ordinalWordSource } from './text/ordinals.
 export type { OrdinalOptions } from './text/ordinals.js';
 export { findPageReferences, romanValue } from './text/page-references.js';
 export type { PageReference, PageReferenceOptions } from './text/page-references.js';
-export { splitSentences } from './text/sentences.js';
+export { sentenceSpans, splitSentences } from './text/sentences.js';
+export type { SentenceOptions, SentenceSpan } from './text/sentences.js';

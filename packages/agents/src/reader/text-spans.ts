@@ -1,3 +1,4 @@
+import { sentenceSpans as splitSentenceSpans, type SentenceOptions } from '@doctree/schema';
 import { stemEnglish } from '@doctree/index';
 
 /** A word of a text with its offsets and stem. */
@@ -40,29 +41,14 @@ export function wordTokens(text: string): WordToken[] {
 }
 
 /**
- * Sentence spans of a text: split after `.`, `!`, `?` followed by a capital, digit or quote, and at line breaks
- * (table rows, list items); abbreviations (`e.g.`, `Inc.`, `U.S.`) and decimals do not split. Spans exclude
- * surrounding whitespace.
+ * How the reader splits evidence into sentences: also at line breaks (table rows, list items), after a closing quote,
+ * before a currency sign, and not after initials or the abbreviations of manuals and filings (`approx.`, `p.`, `vol.`).
  */
+const EVIDENCE_SENTENCES: SentenceOptions = { lineBreaks: true, closingQuotes: true, moneyStarts: true, abbreviations: 'evidence', initials: true };
+
+/** Sentence spans of an evidence text ({@link EVIDENCE_SENTENCES}); spans exclude surrounding whitespace. */
 export function sentenceSpans(text: string): TextSpan[] {
-  const out: TextSpan[] = [];
-  const boundary = /(?<=[.!?]["”’)]?)\s+(?=[A-Z0-9"“‘($€£])|\s*\n\s*/g;
-  let start = 0;
-  const push = (end: number): void => {
-    let s = start;
-    let e = end;
-    while (s < e && /\s/.test(text[s]!)) s++;
-    while (e > s && /\s/.test(text[e - 1]!)) e--;
-    if (e > s) out.push({ start: s, end: e });
-  };
-  for (const m of text.matchAll(boundary)) {
-    const before = text.slice(Math.max(start, m.index - 6), m.index);
-    if (!m[0].includes('\n') && /(?:\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|nr|inc|corp|ltd|co|mr|mrs|ms|dr|approx|ca|max|min|al|st|p|pp|vol)\.|\b[A-Z]\.)$/i.test(before)) continue;
-    push(m.index);
-    start = m.index + m[0].length;
-  }
-  push(text.length);
-  return out;
+  return splitSentenceSpans(text, EVIDENCE_SENTENCES);
 }
 
 /** Trims a span to at most `max` characters around a focus span, at word boundaries. */

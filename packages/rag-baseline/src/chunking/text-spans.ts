@@ -1,4 +1,4 @@
-import { splitSentences } from '@doctree/schema';
+import { sentenceSpans as splitSentenceSpans } from '@doctree/schema';
 
 /** A half-open `[start, end)` span of a text. */
 export interface TextSpan {
@@ -9,47 +9,12 @@ export interface TextSpan {
 const WHITESPACE = /\s/;
 
 /**
- * Sentences of `text.slice(start, end)` as exact spans of `text`, found with the `splitSentences` of
- * `@doctree/schema`. That splitter works on whitespace-normalised text, so every sentence is mapped back to the
- * original characters: a span starts at the sentence's first character and ends after its last one (surrounding
+ * Sentences of `text.slice(start, end)` as exact spans of `text` (the `sentenceSpans` of `@doctree/schema`, the
+ * index's prose splitter): a span starts at the sentence's first character and ends after its last one (surrounding
  * whitespace excluded). Whitespace-only input gives no spans.
  */
 export function sentenceSpans(text: string, start: number, end: number): TextSpan[] {
-  const slice = text.slice(start, end);
-  // Replicates `replace(/\s+/g, ' ').trim()` while recording where each normalised character came from.
-  let normalised = '';
-  const origin: number[] = [];
-  for (let i = 0; i < slice.length; i++) {
-    if (WHITESPACE.test(slice[i]!)) {
-      if (normalised.length > 0 && !normalised.endsWith(' ')) {
-        normalised += ' ';
-        origin.push(i);
-      }
-      continue;
-    }
-    normalised += slice[i]!;
-    origin.push(i);
-  }
-  if (normalised.endsWith(' ')) {
-    normalised = normalised.slice(0, -1);
-    origin.pop();
-  }
-  if (normalised.length === 0) return [];
-  const spans: TextSpan[] = [];
-  let cursor = 0;
-  for (const sentence of splitSentences(slice)) {
-    let at = normalised.startsWith(sentence, cursor) ? cursor : normalised.indexOf(sentence, cursor);
-    if (at < 0) at = cursor; // cannot happen with the current splitter; keeps spans monotonic if it ever does
-    const last = Math.min(normalised.length, at + sentence.length) - 1;
-    if (last < at) continue;
-    spans.push({ start: start + origin[at]!, end: start + origin[last]! + 1 });
-    cursor = last + 1;
-  }
-  // Whatever the splitter dropped at the end still belongs to the text.
-  const tail = spans[spans.length - 1];
-  const lastChar = start + origin[origin.length - 1]! + 1;
-  if (tail && tail.end < lastChar) tail.end = lastChar;
-  return spans;
+  return splitSentenceSpans(text.slice(start, end)).map((s) => ({ start: start + s.start, end: start + s.end }));
 }
 
 /** Lines of `text.slice(start, end)` (table rows), as exact spans without their line breaks; blank lines skipped. */

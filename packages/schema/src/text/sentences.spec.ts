@@ -1,6 +1,8 @@
-import { splitSentences } from './sentences.js';
+import { sentenceSpans, splitSentences } from './sentences.js';
 
-describe('splitSentences', () => {
+const sentences = (text: string, options?: Parameters<typeof sentenceSpans>[1]): string[] => sentenceSpans(text, options).map((s) => text.slice(s.start, s.end));
+
+describe('sentences', () => {
   it('splits at sentence ends before capitals, digits and quotes', () => {
     expect(splitSentences('Sales rose. 2023 was good! "Next" came? yes.')).toEqual(['Sales rose.', '2023 was good!', '"Next" came? yes.']);
   });
@@ -12,5 +14,20 @@ describe('splitSentences', () => {
       'The U.S. grew.',
     ]);
     expect(splitSentences('   ')).toEqual([]);
+  });
+
+  it('gives exact spans of the text, without surrounding whitespace', () => {
+    const text = '  First one.\n  Second one.  ';
+    expect(sentenceSpans(text)).toEqual([
+      { start: 2, end: 12 },
+      { start: 15, end: 26 },
+    ]);
+  });
+
+  it('splits evidence at line breaks, after closing quotes and before amounts, not after initials or approx.', () => {
+    const evidence = { lineBreaks: true, closingQuotes: true, moneyStarts: true, abbreviations: 'evidence', initials: true } as const;
+    const text = 'Revenue | 482.6\nJ. Smith said “sales rose.” $5 million was paid for approx. 12 units. See p. 4 next';
+    expect(sentences(text, evidence)).toEqual(['Revenue | 482.6', 'J. Smith said “sales rose.”', '$5 million was paid for approx. 12 units.', 'See p. 4 next']);
+    expect(sentences(text)).toEqual(['Revenue | 482.6\nJ.', 'Smith said “sales rose.” $5 million was paid for approx. 12 units.', 'See p.', '4 next']);
   });
 });
