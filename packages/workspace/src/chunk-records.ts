@@ -15,6 +15,11 @@ export const ParentRecordSchema = z.object({
   doc_char_start: z.number().int().nonnegative(),
   parent_text: z.string(),
   hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * `[start, end)` spans of `parent_text` that the reader composed rather than read off the page (a table header of
+   * several rows, its cells joined with ` / `): searched, never quoted.
+   */
+  unquotable: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).default([]),
 });
 /** A parent record (`chunks/parents.jsonl`). */
 export type ParentRecord = z.infer<typeof ParentRecordSchema>;

@@ -21,7 +21,20 @@ function tableRows(markdown: string): string[] {
 }
 
 /** Id of the chunker: a change of how parents and children are cut changes it, and `chunk` rebuilds every document. */
-export const CHUNKER_ID = 'doctree-workspace-sentences-v2';
+export const CHUNKER_ID = 'doctree-workspace-sentences-v3';
+
+/**
+ * Spans of a block's text ({@link blockBodyText}) that are not on the page as written: the header line of a table
+ * whose header has several rows (the reader joins a column's header cells with ` / `).
+ */
+export function composedSpans(block: Block): Array<[number, number]> {
+  if (block.type !== 'table') return [];
+  const rows = tableRows(block.markdown ?? '');
+  const header = rows[0];
+  if (header === undefined || !/ \/ /.test(header) || !/^\s*\|/.test(block.markdown ?? '')) return [];
+  const start = block.table_caption.filter(Boolean).reduce((n, c) => n + c.length + 1, 0);
+  return [[start, start + header.length]];
+}
 
 /** Text a block contributes to its parent ('' for images without captions). */
 export function blockBodyText(block: Block): string {
@@ -57,12 +70,14 @@ function ordinal(n: number): string {
  */
 export function buildParents(docUid: string, list: ContentList): ParentRecord[] {
   const paged = list.source.kind !== 'markdown';
-  const groups: Array<{ key: number; page: number | null; path: string[]; texts: string[] }> = [];
+  const groups: Array<{ key: number; page: number | null; path: string[]; texts: string[]; composed: Array<[number, number]> }> = [];
   const path: string[] = [];
   let sectionCount = 0;
   for (const block of [...list.blocks].sort((a, b) => a.read_order - b.read_order)) {
     if (isFurniture(block)) continue;
-    const text = blockBodyText(block).trim();
+    const body = blockBodyText(block);
+    const text = body.trim();
+    const lead = body.length - body.trimStart().length;
     if (block.type === 'title') {
       path.splice(block.text_level - 1);
       path[block.text_level - 1] = block.text.trim();
@@ -74,8 +89,14 @@ export function buildParents(docUid: string, list: ContentList): ParentRecord[] 
     const key = paged ? block.page_idx : sectionCount;
     let group = groups[groups.length - 1];
     if (!group || group.key !== key) {
-      group = { key, page: paged ? block.page_idx : null, path: path.filter(Boolean), texts: [] };
+      group = { key, page: paged ? block.page_idx : null, path: path.filter(Boolean), texts: [], composed: [] };
       groups.push(group);
+    }
+    const at = group.texts.reduce((n, t) => n + t.length + 2, 0);
+    for (const [a, b] of composedSpans(block)) {
+      const start = Math.max(0, a - lead);
+      const end = Math.min(text.length, b - lead);
+      if (end > start) group.composed.push([at + start, at + end]);
     }
     group.texts.push(text);
   }
@@ -95,6 +116,7 @@ export function buildParents(docUid: string, list: ContentList): ParentRecord[] 
       doc_char_start: docChar,
       parent_text: parentText,
       hash: textHash(parentText),
+      unquotable: group.composed,
     });
     docChar += parentText.length + 2;
   }

@@ -1,4 +1,5 @@
 import { buildChildren, buildParents } from './chunk.js';
+import { selectQuote } from './quotes.js';
 import { countTokens, packChildren, sentenceSpans } from './chunking.js';
 import type { ContentList } from '@doctree/schema';
 
@@ -83,5 +84,26 @@ describe('buildParents', () => {
     expect(child).toMatchObject({ chunk_id: 'd:p001:c01', parent_id: 'd:p001', doc_uid: 'd' });
     expect(parents[0]!.parent_text.slice(child.char_start, child.char_end)).toBe(child.text);
     expect(child.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('marks a table header of several rows (cells joined with " / ") as searchable but never quoted', () => {
+    const table = {
+      ...base,
+      block_id: 't1',
+      page_idx: 0,
+      read_order: 5,
+      type: 'table',
+      table_body: '<table></table>',
+      table_caption: ['Statement of equity'],
+      table_footnote: [],
+      markdown: '| Ordinary / Shares | Retained / Earnings |\n| --- | --- |\n| $16 | $246 |',
+    };
+    const withTable = { ...list, blocks: [...list.blocks.slice(0, 3), table] } as unknown as ContentList;
+    const [parent] = buildParents('d', withTable);
+    expect(parent!.parent_text).toBe('Costs\n\nEnergy cost 412,000 euros.\n\nStatement of equity\nOrdinary / Shares Retained / Earnings\n$16 $246');
+    const [[a, b]] = parent!.unquotable as [[number, number]];
+    expect(parent!.parent_text.slice(a, b)).toBe('Ordinary / Shares Retained / Earnings');
+    expect(selectQuote(parent!.parent_text, 'ordinary shares retained earnings', undefined, parent!.unquotable)!.text).not.toContain(' / ');
+    expect(buildParents('d', list)[0]!.unquotable).toEqual([]);
   });
 });

@@ -169,8 +169,13 @@ export function evidenceFromHits(
       });
     }
     const source = context.sources.get(hit.chunk.doc_uid)!;
-    const quote = selectQuote(hit.chunk.text, context.queries.join(' '));
-    if (!quote) continue;
+    // Composed spans of the parent, relative to the child.
+    const avoid = parent.unquotable.map(([a, b]) => [a - hit.chunk.char_start, b - hit.chunk.char_start] as const).filter(([a, b]) => b > 0 && a < hit.chunk.text.length);
+    const quote = selectQuote(hit.chunk.text, context.queries.join(' '), undefined, avoid);
+    if (!quote) {
+      warnings.push(`${hit.chunk.chunk_id}: no sentence of it can be quoted as written on the page (only a composed table header); left out`);
+      continue;
+    }
     const start = hit.chunk.char_start + quote.start;
     const end = hit.chunk.char_start + quote.end;
     if (parent.parent_text.slice(start, end) !== quote.text || !isVerbatimQuote(quote.text, parent.parent_text)) {

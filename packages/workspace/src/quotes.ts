@@ -31,11 +31,12 @@ const UNIT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
 /**
  * The exact quote for a query from `text`: the sentence sharing most of the query's terms (the first on a tie; a
  * sentence with an {@link UNMAPPED_GLYPH} only when no other shares any term), cut to the window of at most
- * {@link MAX_QUOTE_WORDS} words that shares most. Always a verbatim slice of `text`.
+ * {@link MAX_QUOTE_WORDS} words that shares most. Sentences overlapping a span of `avoid` (text the reader composed,
+ * such as a table header of several rows) are never quoted. Always a verbatim slice of `text`.
  */
-export function selectQuote(text: string, query: string, maxWords = MAX_QUOTE_WORDS): Quote | null {
+export function selectQuote(text: string, query: string, maxWords = MAX_QUOTE_WORDS, avoid: ReadonlyArray<readonly [number, number]> = []): Quote | null {
   const queryTerms = new Set(analyzeQuery(query));
-  const spans = sentenceSpans(text);
+  const spans = sentenceSpans(text).filter((span) => !avoid.some(([a, b]) => span.start < b && a < span.end));
   if (spans.length === 0) return null;
   const overlap = (s: string): number => {
     let n = 0;
