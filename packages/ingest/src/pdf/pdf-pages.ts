@@ -11,6 +11,7 @@ import { isRegionLine } from './pdf-region-line.js';
 import { ingestPdfjs } from './pdf-runtime.js';
 import type { PdfRegion } from './pdf-region-line.js';
 import { findRegions, wantsGraphics } from './pdf-regions.js';
+import type { PageRegions } from './pdf-regions.js';
 
 /**
  * Per-page text extraction with unpdf: text items with their fonts become lines in reading order.
@@ -144,17 +145,21 @@ export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontC
     let graphicsRead = false;
     if (options.regions && lines.length > 0) {
       const frameSize = { width: frame.width, height: frame.height };
-      let found = findRegions(lines, undefined, frameSize);
+      // Regions from the text alone are needed to decide on graphics and when graphics are not read; a page whose
+      // operator list is already here (new fonts) or that reads graphics anyway skips them.
+      let found: PageRegions | undefined;
+      const textOnly = (): PageRegions => (found ??= findRegions(lines, undefined, frameSize));
       const codes = await pdfOps();
-      if (codes && (ops || options.allGraphics || wantsGraphics(lines, frameSize, found))) {
+      if (codes && (ops || options.allGraphics || wantsGraphics(lines, frameSize, textOnly()))) {
         ops ??= await operatorList(page);
         if (ops) {
           found = findRegions(lines, readPdfGraphics(ops, codes, transform, frameSize), frameSize);
           graphicsRead = true;
         }
       }
-      regions = found.regions;
-      flowLines = found.lines;
+      const chosen = graphicsRead && found ? found : textOnly();
+      regions = chosen.regions;
+      flowLines = chosen.lines;
     }
     const layout = layoutPage(flowLines, frame.height);
     const reading = [...layout.top, ...layout.flows.flatMap((f) => f.lines), ...layout.bottom, ...layout.aside].filter((l) => !isRegionLine(l));
