@@ -2,8 +2,8 @@
 // Compares two `doctree ingest --out` folders (e.g. before and after a change to ingest): for every document folder
 // present in both, the content lists (`content_list.adapted.json`, `content_list.enhanced.json`) and the DocTree
 // (`doctree.mm.json`) are compared value by value. Prints, per document and file, `same` or the number of differing
-// values with the first few paths (`nodes[12].bbox[3]: 401.2 -> 401.3`), and for the DocTree a summary of what differs:
-// nodes added or removed, node text, boxes, roles, table bodies. Numbers are compared exactly unless `--tolerance T`
+// values with the first few paths (`nodes[12].bboxes[0].bbox[3]: 401.2 -> 401.3`), and for the DocTree a summary of what
+// differs, node by node (`node_id`): nodes added or removed, node text, boxes or pages, roles, tables. Numbers are compared exactly unless `--tolerance T`
 // (absolute) is given. Exit status 1 when anything differs, 2 on bad usage.
 //
 //   node tools/bench/ingest/compare-outputs.mjs BEFORE_DIR AFTER_DIR [--only DOC_ID] [--show N] [--tolerance T] [--json]
@@ -68,10 +68,10 @@ function diff(a, b, path, out) {
   return out;
 }
 
-/** What differs between two DocTrees, node by node (matched by id): added, removed, text, bbox, role, table body. */
+/** What differs between two DocTrees, node by node (matched by `node_id`): added, removed, text, boxes or pages, role, table. */
 function treeSummary(a, b) {
-  const nodesA = new Map((a.nodes ?? []).map((n) => [n.id, n]));
-  const nodesB = new Map((b.nodes ?? []).map((n) => [n.id, n]));
+  const nodesA = new Map((a.nodes ?? []).map((n) => [n.node_id, n]));
+  const nodesB = new Map((b.nodes ?? []).map((n) => [n.node_id, n]));
   const summary = { nodes_before: nodesA.size, nodes_after: nodesB.size, added: 0, removed: 0, text: 0, bbox: 0, role: 0, table: 0 };
   for (const [id, node] of nodesA) {
     const other = nodesB.get(id);
@@ -80,9 +80,9 @@ function treeSummary(a, b) {
       continue;
     }
     if ((node.text ?? '') !== (other.text ?? '')) summary.text++;
-    if (JSON.stringify(node.bbox ?? node.bboxes ?? null) !== JSON.stringify(other.bbox ?? other.bboxes ?? null)) summary.bbox++;
+    if (JSON.stringify(node.bboxes ?? null) !== JSON.stringify(other.bboxes ?? null) || JSON.stringify(node.page_span ?? null) !== JSON.stringify(other.page_span ?? null)) summary.bbox++;
     if (node.role !== other.role) summary.role++;
-    if (JSON.stringify(node.table_body ?? node.table ?? null) !== JSON.stringify(other.table_body ?? other.table ?? null)) summary.table++;
+    if (JSON.stringify(node.table ?? null) !== JSON.stringify(other.table ?? null)) summary.table++;
   }
   for (const id of nodesB.keys()) if (!nodesA.has(id)) summary.added++;
   return summary;
