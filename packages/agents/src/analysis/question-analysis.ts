@@ -1,7 +1,7 @@
 import { contentWords, findUnits } from '@doctree/index';
 import { builtinDomainPack, conceptQueryTerms, conceptsIn } from '@doctree/toolhub';
 import type { CompiledDomainPack } from '@doctree/toolhub';
-import { YEAR_SOURCE, findPageReferences, findYears, numberWordValue, ordinalValue, ordinalWordSource } from '@doctree/schema';
+import { YEAR_SOURCE, findPageReferences, findYears, numberWordSource, numberWordValue, ordinalValue, ordinalWordSource } from '@doctree/schema';
 import type { AnswerFormat, Operation, PageReferenceOptions, QueryObject, QuestionAnalysis, QuestionDefinition, RouterDecision, YearOptions } from '@doctree/schema';
 
 /**
@@ -253,8 +253,14 @@ const NEAREST_DECIMALS: ReadonlyMap<string, number> = new Map(
   Object.entries({ 'whole number': 0, integer: 0, percent: 0, dollar: 0, tenth: 1, hundredth: 2, cent: 2, thousandth: 3 }),
 );
 
+/** "Rounded to two decimal places" (one to four spelled out, or digits), "to the nearest tenth". */
+const ROUNDING = new RegExp(
+  String.raw`\bround(?:ed|ing)?\s+(?:\w+\s+){0,4}?to\s+(?:the\s+)?(?:(\d+|${numberWordSource(1, 4)})\s+decimal\s+(?:places?|points?)|nearest\s+(whole\s+number|integer|tenth|hundredth|thousandth|percent|dollar|cent))`,
+  'i',
+);
+
 function findRounding(question: string): number | undefined {
-  const m = /\bround(?:ed|ing)?\s+(?:\w+\s+){0,4}?to\s+(?:the\s+)?(?:(\d+|one|two|three|four)\s+decimal\s+(?:places?|points?)|nearest\s+(whole\s+number|integer|tenth|hundredth|thousandth|percent|dollar|cent))/i.exec(question);
+  const m = ROUNDING.exec(question);
   if (!m) return undefined;
   if (m[1] !== undefined) return /^[0-9]+$/.test(m[1]) ? Number(m[1]) : numberWordValue(m[1]);
   return NEAREST_DECIMALS.get(m[2]!.toLowerCase().replace(/\s+/g, ' '));
