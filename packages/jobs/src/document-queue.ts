@@ -16,6 +16,8 @@ export interface DocumentQueueOptions {
   attempts?: number;
   /** First retry delay, ms; doubled at each attempt (exponential backoff). Default 1000. */
   backoffMs?: number;
+  /** Time allowed to connect, ms (the Redis driver retries an unreachable server forever otherwise). Default 10000. */
+  connectTimeoutMs?: number;
 }
 
 /** Defaults of {@link DocumentQueueOptions}. */
@@ -23,6 +25,7 @@ export const DOCUMENT_QUEUE_DEFAULTS = {
   name: 'doctree-documents',
   attempts: 4,
   backoffMs: 1000,
+  connectTimeoutMs: 10_000,
 } as const satisfies Omit<DocumentQueueOptions, 'url'>;
 
 /** What {@link DocumentQueue.enqueue} did. */
@@ -85,12 +88,24 @@ export class DocumentQueue {
     const queue = make(resolved.name);
     const dead = make(`${resolved.name}-dead`);
     const result = new DocumentQueue(resolved, queue, dead);
+    // Connection errors are the driver's to retry; they are kept (not printed) and named if the connect times out.
+    let lastError: Error | undefined;
+    const onError = (error: Error): void => {
+      lastError = error;
+    };
+    queue.on('error', onError);
+    dead.on('error', onError);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no connection within ${resolved.connectTimeoutMs} ms${lastError ? ` (${lastError.message})` : ''}`)), resolved.connectTimeoutMs);
+    });
     try {
-      await queue.waitUntilReady();
-      await dead.waitUntilReady();
+      await Promise.race([Promise.all([queue.waitUntilReady(), dead.waitUntilReady()]), timeout]);
     } catch (error) {
       await result.close();
       throw queueError(error, 'connecting to the queue', resolved.url);
+    } finally {
+      clearTimeout(timer);
     }
     return result;
   }

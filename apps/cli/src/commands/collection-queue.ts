@@ -52,6 +52,16 @@ export interface EnqueueCollectionJobsOptions {
  * Workers (`doctree worker --queue … --store … --collection NAME`) take them.
  */
 export async function enqueueCollectionJobs(options: EnqueueCollectionJobsOptions): Promise<CollectionEnqueueReport> {
+  // The queue first: an unreachable queue (or a missing Redis driver) changes nothing in the store.
+  const queue = await DocumentQueue.open({ url: options.queueUrl });
+  try {
+    return await enqueueOn(queue, options);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function enqueueOn(queue: DocumentQueue, options: EnqueueCollectionJobsOptions): Promise<CollectionEnqueueReport> {
   const existing = await options.store.readManifest();
   const inputDir = options.inputDir !== undefined ? resolve(options.inputDir) : existing?.input_dir;
   if (inputDir === undefined) throw new DocTreeError('USAGE', 'no input folder: the collection does not exist yet', { hint: 'Pass --input-dir.' });
@@ -88,15 +98,10 @@ export async function enqueueCollectionJobs(options: EnqueueCollectionJobsOption
       report.removed.push(p.doc_id);
     }
   }
-  const queue = await DocumentQueue.open({ url: options.queueUrl });
-  try {
-    const result = await queue.enqueue(jobs);
-    report.job_ids = result.jobIds;
-    report.already_queued = result.duplicates;
-    report.counts = await queue.counts();
-  } finally {
-    await queue.close();
-  }
+  const result = await queue.enqueue(jobs);
+  report.job_ids = result.jobIds;
+  report.already_queued = result.duplicates;
+  report.counts = await queue.counts();
   return report;
 }
 

@@ -94,6 +94,11 @@ if (!availability.ok) announceSkip('doctree collection --store (PostgreSQL)', av
     expect(String(answer.answer.answer)).toContain('2.5');
     expect(answer.answer.pages).toEqual([2]);
 
+    // A queue that cannot be used (BullMQ's Redis driver is not installed here, or the server is down) changes nothing.
+    const unusable = await cli('collection', 'sync', '--store', url, '--collection', 'mills', '--queue', 'redis://:rq-pw@127.0.0.1:1');
+    expect(unusable.status).not.toBe(0);
+    expect(`${unusable.out}${unusable.err}`).not.toContain('rq-pw');
+
     // A new file: the sync enqueues one build job (and nothing for the unchanged ones); a second sync adds nothing.
     writeFileSync(join(dir, 'in', 'Cedar_2023_10K.md'), doc('Cedar Foods', 2023, 'oat milk'));
     const queueUrl = url;
