@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createPostgresBackend } from 'bullmq';
 import { DocTreeError } from '@doctree/schema';
 
@@ -36,13 +37,28 @@ export function queueConnection(url: string, hasRedisDriver: () => boolean = red
   throw new DocTreeError('USAGE', 'the queue URL must start with redis://, rediss:// or postgres://', { hint: 'e.g. --queue redis://127.0.0.1:6379 (npm run services prints a local one).' });
 }
 
-/** True when BullMQ can load `ioredis` (resolved from bullmq's own folder, as bullmq does). */
+/**
+ * True when BullMQ can load `ioredis` (resolved from bullmq's own folder, as bullmq does), with bullmq found from the
+ * working directory or from the running script's real folder (a `doctree` run from anywhere finds its own install).
+ */
 export function redisDriverInstalled(): boolean {
-  try {
-    const fromCwd = createRequire(join(process.cwd(), 'noop.js'));
-    createRequire(fromCwd.resolve('bullmq')).resolve('ioredis');
-    return true;
-  } catch {
-    return false;
+  const script = process.argv[1];
+  const folders = [process.cwd()];
+  if (script !== undefined) {
+    try {
+      folders.push(dirname(realpathSync(script)));
+    } catch {
+      // No script file (a REPL, `node -e`): the working directory only.
+    }
   }
+  for (const folder of folders) {
+    try {
+      const from = createRequire(join(folder, 'noop.js'));
+      createRequire(from.resolve('bullmq')).resolve('ioredis');
+      return true;
+    } catch {
+      // Not from this folder: try the next.
+    }
+  }
+  return false;
 }
