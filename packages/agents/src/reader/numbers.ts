@@ -181,10 +181,16 @@ export function formatNumber(value: number, maxDecimals = 4): number {
   return Math.round(value * factor) / factor;
 }
 
+/**
+ * `en-US` digits with up to 4 decimals (`1,234.5`), the form of {@link describeQuantity}: one formatter made when the
+ * module loads (`toLocaleString` built one per call, and the first one loads the locale data in the middle of an ask).
+ */
+const QUANTITY_DIGITS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+
 /** Renders a value with its unit and scale for people: `$1,482 million`, `4.2%`, `1.3x`. */
 export function describeQuantity(value: number, unit: { currency?: string; percent?: boolean; scale?: Scale; times?: boolean }): string {
   const abs = Math.abs(value);
-  const digits = abs.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  const digits = QUANTITY_DIGITS.format(abs);
   const sign = value < 0 ? '-' : '';
   if (unit.percent) return `${sign}${digits}%`;
   if (unit.times) return `${sign}${digits}x`;
