@@ -4,7 +4,7 @@ import { phraseStems } from './evidence-model.js';
 import { parseNumberCell } from './numbers.js';
 import { supportFor } from './observation-text.js';
 import { tableRowSupport } from './table-candidates.js';
-import { clip, scoreSentences } from './text-candidates.js';
+import { clip, scoreSentences } from './sentence-scoring.js';
 import { wordTokens } from './text-spans.js';
 
 /** A bullet or enumeration marker at the start of a line (`-`, `•`, `1.`, `(a)`). */

@@ -1,7 +1,7 @@
 import { phraseStems, type Candidate, type EvidenceSet } from './evidence-model.js';
 import { supportFor } from './observation-text.js';
 import { columnYears, scoreTableCells, tableRowSupport } from './table-candidates.js';
-import { scoreSentences } from './text-candidates.js';
+import { scoreSentences } from './sentence-scoring.js';
 import { windowAround, wordTokens } from './text-spans.js';
 
 /** Words that deny what stands near them. */
