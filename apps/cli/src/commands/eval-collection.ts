@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { createProgressPrinter, formatProgressLine, formatResumeLine, type EvalProgressEvent } from '@doctree/eval';
 import { evaluateCollection, type EvaluateCollectionResult } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
-import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
+import { DocTreeError } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliIo } from '../cli-context.js';
-import { createProgress } from '../progress.js';
 import { EVAL_USAGE } from '../usage.js';
+import { evalModelOverrides, evalProgress } from './eval-options.js';
 
 /** True when `doctree eval` arguments ask for a collection evaluation (`--collection DIR` or `--collection-dir DIR`). */
 export function isCollectionEval(args: readonly string[]): boolean {
@@ -75,35 +74,17 @@ export async function evalCollectionCli(io: CliIo, args: readonly string[]): Pro
   const singleRun = values['single-run'] as string | undefined;
   if (singleRun !== undefined && values['no-single']) throw new DocTreeError('USAGE', '--single-run and --no-single exclude each other');
   if (values['single-system'] !== undefined && singleRun === undefined) throw new DocTreeError('USAGE', '--single-system names a system of --single-run DIR');
-  const llm = values['llm'] as string | undefined;
-  const embedder = values['embedder'] as string | undefined;
-  const backend = values['backend'] as string | undefined;
-  if (llm !== undefined && !['none', 'openai'].includes(llm)) throw new DocTreeError('USAGE', `--llm must be none or openai, not "${llm}"`);
-  if (embedder !== undefined && !['hashing', 'sif', 'openai'].includes(embedder)) throw new DocTreeError('USAGE', `--embedder must be hashing, sif or openai, not "${embedder}"`);
-  if (backend !== undefined && !['auto', 'faiss', 'exact'].includes(backend)) throw new DocTreeError('USAGE', `--backend must be auto, faiss or exact, not "${backend}"`);
   const limit = positiveIntegerOption('limit', values['limit']);
   const concurrency = positiveIntegerOption('concurrency', values['concurrency']);
   const maxDocs = positiveIntegerOption('max-docs', values['max-docs']);
-  const overrides: DocTreeConfigInput = {
-    ...(llm ? { llm: { provider: llm as 'none' | 'openai' } } : {}),
-    ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),
-    ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
-  };
+  const overrides = evalModelOverrides(values);
   const config = loadCliConfig(io, values['config'] as string | undefined, overrides);
   const outDir = resolve(io.cwd, out);
   const collectionDir = resolve(io.cwd, collection);
   const questionFiles = questions.map((q) => resolve(io.cwd, q));
   assertOutputTarget({ option: '--out', target: outDir, inputs: [...questionFiles, collectionDir], example: '--out runs/collection' });
 
-  const status = io.isTty ? undefined : createProgress(io);
-  const printer = io.isTty ? createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } }) : (event: EvalProgressEvent) => status!.update(formatProgressLine(event));
-  const onProgress = (event: EvalProgressEvent): void => {
-    if (!io.isTty) {
-      const line = formatResumeLine(event);
-      if (line !== undefined) io.stderr(`${escapeControlChars(line)}\n`);
-    }
-    printer?.(event);
-  };
+  const { onProgress, done: progressDone } = evalProgress(io);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
@@ -125,7 +106,7 @@ export async function evalCollectionCli(io: CliIo, args: readonly string[]): Pro
   } catch (error) {
     throw explainCacheFailure(error, resolve(io.cwd, config.config.data_dir, '.cache'));
   } finally {
-    status?.done();
+    progressDone();
     process.removeListener('SIGINT', onSignal);
   }
   if (values['json']) {

@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
-import { createProgressPrinter, formatProgressLine, formatResumeLine, formatSummaryTable, type EvalProgressEvent } from '@doctree/eval';
+import { formatSummaryTable } from '@doctree/eval';
 import { evaluateQuestions, type EvaluateCollectionResult, type EvaluateQuestionsResult } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure, llmFailureWarning } from '@doctree/pipeline/command';
-import { DocTreeError, type DocTreeConfigInput } from '@doctree/schema';
+import { DocTreeError } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
-import { createProgress } from '../progress.js';
 import { EVAL_USAGE } from '../usage.js';
+import { evalModelOverrides, evalProgress } from './eval-options.js';
 import { evalCollectionCli, isCollectionEval } from './eval-collection.js';
 import { postgresEvalSystems } from './eval-postgres.js';
 
@@ -35,16 +35,7 @@ export interface EvalCommandOptions {
  */
 export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCommandOptions): Promise<EvaluateQuestionsResult> {
   // On a terminal the runner's bar; in a log, a status line every few seconds (createProgress).
-  const status = io.isTty ? undefined : createProgress(io);
-  const printer = io.isTty ? createProgressPrinter({ stream: { write: (text: string) => io.stderr(text), isTTY: true, columns: 100 } }) : (event: EvalProgressEvent) => status!.update(formatProgressLine(event));
-  const onProgress = (event: EvalProgressEvent): void => {
-    // Whether each system resumes or answers again is said in logs too (the bar says it on a terminal).
-    if (!io.isTty) {
-      const line = formatResumeLine(event);
-      if (line !== undefined) io.stderr(`${escapeControlChars(line)}\n`);
-    }
-    printer?.(event);
-  };
+  const { onProgress, done: progressDone } = evalProgress(io);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
@@ -68,7 +59,7 @@ export async function evalCommand(io: CliIo, config: CliConfig, options: EvalCom
   } catch (error) {
     throw explainEvalFailure(error, resolve(io.cwd, config.config.data_dir, '.cache'));
   } finally {
-    status?.done();
+    progressDone();
     process.removeListener('SIGINT', onSignal);
     await postgres.close();
   }
@@ -132,19 +123,9 @@ export async function evalCli(io: CliIo, args: readonly string[]): Promise<Evalu
   if (!questions) throw new DocTreeError('USAGE', 'eval needs --questions FILE', { hint: 'e.g. --questions ../shared/data/eval/dev/questions.jsonl' });
   if (!systems) throw new DocTreeError('USAGE', 'eval needs --systems (comma-separated)', { hint: 'e.g. --systems doctree,rag,bm25-pages' });
   if (!out) throw new DocTreeError('USAGE', 'eval needs --out DIR (the run folder; rerun with the same folder to resume)');
-  const llm = values['llm'] as string | undefined;
-  const embedder = values['embedder'] as string | undefined;
-  const backend = values['backend'] as string | undefined;
-  if (llm !== undefined && !['none', 'openai'].includes(llm)) throw new DocTreeError('USAGE', `--llm must be none or openai, not "${llm}"`);
-  if (embedder !== undefined && !['hashing', 'sif', 'openai'].includes(embedder)) throw new DocTreeError('USAGE', `--embedder must be hashing, sif or openai, not "${embedder}"`);
-  if (backend !== undefined && !['auto', 'faiss', 'exact'].includes(backend)) throw new DocTreeError('USAGE', `--backend must be auto, faiss or exact, not "${backend}"`);
   const limit = positiveIntegerOption('limit', values['limit']);
   const concurrency = positiveIntegerOption('concurrency', values['concurrency']);
-  const overrides: DocTreeConfigInput = {
-    ...(llm ? { llm: { provider: llm as 'none' | 'openai' } } : {}),
-    ...(embedder ? { embedder: { kind: embedder as 'hashing' | 'sif' | 'openai' } } : {}),
-    ...(backend ? { index: { backend: backend as 'auto' | 'faiss' | 'exact' } } : {}),
-  };
+  const overrides = evalModelOverrides(values);
   const config = loadCliConfig(io, values['config'] as string | undefined, overrides);
   const outDir = resolve(io.cwd, out);
   const documentsDir = resolve(io.cwd, (values['docs'] as string | undefined) ?? join(config.config.data_dir, 'eval'));
