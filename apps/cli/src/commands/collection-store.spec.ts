@@ -6,6 +6,7 @@ import { CollectionStatusReportSchema, CollectionSyncReportSchema } from '@doctr
 import { announceSkip, serviceAvailability, startTestService } from '@doctree/store-postgres/testing';
 import type { TestService } from '@doctree/store-postgres/testing';
 import { captureIo } from '../__fixtures__/capture-io.js';
+import { OFFLINE_INDEX_ENV, cliRunner } from '../__fixtures__/cli-runner.js';
 import { run } from '../main.js';
 import { checkQueue, checkStore } from './doctor-services.js';
 import { workerCli } from './worker.js';
@@ -58,11 +59,7 @@ if (!availability.ok) announceSkip('doctree collection --store (PostgreSQL)', av
   let service: TestService | undefined;
   let dir: string;
   let url: string;
-  const cli = async (...args: string[]) => {
-    const io = captureIo(dir, { DOCTREE_EMBEDDER: 'hashing', DOCTREE_VECTOR_BACKEND: 'exact', DOCTREE_DATA_DIR: join(dir, 'data') });
-    const status = await run(args, io);
-    return { status, out: io.out, err: io.err };
-  };
+  const cli = cliRunner(() => dir, (cwd) => ({ ...OFFLINE_INDEX_ENV, DOCTREE_DATA_DIR: join(cwd, 'data') }));
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-cli-store-pg-'));
     mkdirSync(join(dir, 'in'));

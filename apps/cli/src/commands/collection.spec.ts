@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CollectionStatusReportSchema, CollectionSyncReportSchema, PageIndexDocumentSchema } from '@doctree/schema';
-import { run } from '../main.js';
-import { captureIo } from '../__fixtures__/capture-io.js';
+import { cliRunner } from '../__fixtures__/cli-runner.js';
 
 jest.setTimeout(120_000);
 
@@ -12,12 +11,7 @@ const doc = (company: string, year: number, topic: string) =>
 
 describe('doctree collection', () => {
   let dir: string;
-  const env = { DOCTREE_EMBEDDER: 'hashing', DOCTREE_VECTOR_BACKEND: 'exact' };
-  const cli = async (...args: string[]) => {
-    const io = captureIo(dir, env);
-    const status = await run(args, io);
-    return { status, out: io.out, err: io.err };
-  };
+  const cli = cliRunner(() => dir);
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-cli-collection-'));
     mkdirSync(join(dir, 'in'));

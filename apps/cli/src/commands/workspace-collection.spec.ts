@@ -6,8 +6,7 @@ import { Collection } from '@doctree/pipeline';
 import { resolveConfig } from '@doctree/schema';
 import { EvidenceWorkspace } from '@doctree/workspace';
 import { runEvidenceRetrieverConformance, writeEvidenceConformancePdfs } from '@doctree/workspace/testing';
-import { run } from '../main.js';
-import { captureIo } from '../__fixtures__/capture-io.js';
+import { cliRunner } from '../__fixtures__/cli-runner.js';
 import { openCollectionWorkspace } from './workspace-collection.js';
 
 jest.setTimeout(180_000);
@@ -34,11 +33,7 @@ runEvidenceRetrieverConformance('CollectionEvidenceRetriever (DocTree collection
 
 describe('doctree workspace over a collection', () => {
   let dir: string;
-  const cli = async (...args: string[]) => {
-    const io = captureIo(dir, env);
-    const status = await run(args, io);
-    return { status, out: io.out, err: io.err };
-  };
+  const cli = cliRunner(() => dir, env);
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'doctree-ws-collection-'));
     dirs.push(dir);
