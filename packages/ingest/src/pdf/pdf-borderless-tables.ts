@@ -1,6 +1,7 @@
 import type { PdfLine } from './pdf-lines.js';
 import type { PdfTableRegion } from './pdf-region-types.js';
-import { isCaptionLine, CURRENCY_ONLY, PROSE_WORDS, SUFFIX_ONLY, UNITS_ROW, YEAR_CELL, gridFromRows, groupRows, isNumericCell, overlap1d, rowsBox, wordCount, type TableFrag, type TableRow } from './pdf-table-grid.js';
+import { isCaptionLine, CURRENCY_ONLY, PROSE_WORDS, SUFFIX_ONLY, UNITS_ROW, YEAR_CELL, gridFromRows, groupRows, isNumericCell, rowsBox, wordCount, type TableFrag, type TableRow } from './pdf-table-grid.js';
+import { overlap1d } from './pdf-geometry.js';
 
 
 // ------------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ import { parseCaptionLabel } from '../builder/labels.js';
 import type { PdfGraphics } from './pdf-graphics.js';
 import { FURNITURE_BAND } from './pdf-layout.js';
 import type { PdfLine } from './pdf-lines.js';
-import { boxesOverlap, groupRows, ruleBox } from './pdf-table-grid.js';
+import { groupRows } from './pdf-table-grid.js';
+import { boxesOverlap, ruleBox } from './pdf-geometry.js';
 import type { PdfFigureRegion } from './pdf-region-types.js';
 
 export type { PdfFigureRegion } from './pdf-region-types.js';

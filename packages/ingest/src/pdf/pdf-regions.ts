@@ -7,7 +7,8 @@ import { detectGutter, dominantSize, furnitureBand } from './pdf-layout.js';
 import type { PdfLine } from './pdf-lines.js';
 import { regionLine } from './pdf-region-line.js';
 import type { PdfRegion } from './pdf-region-line.js';
-import { boxesOverlap, groupRows } from './pdf-table-grid.js';
+import { groupRows } from './pdf-table-grid.js';
+import { boxesOverlap } from './pdf-geometry.js';
 import { findTables, peelTitleRows, tableFromLines } from './pdf-tables.js';
 
 /**

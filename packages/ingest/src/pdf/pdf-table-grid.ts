@@ -1,11 +1,11 @@
 import { YEAR_SOURCE, type BBox } from '@doctree/schema';
-import type { PdfRule } from './pdf-graphics.js';
 import type { PdfLine } from './pdf-lines.js';
 import { parseCaptionLabel } from '../builder/labels.js';
+import { overlap1d } from './pdf-geometry.js';
 
 /**
  * The geometry and cell grid shared by the table detectors (`pdf-tables.ts`): a line's fragments, visual rows,
- * text columns, the grid of cells built from rows, and boxes of rules and regions.
+ * text columns, the grid of cells built from rows, and the box of rows (box geometry itself is `pdf-geometry.ts`).
  */
 
 /** A piece of text in one cell candidate: spans of a line closer than {@link FRAG_GAP_EM}. */
@@ -198,9 +198,6 @@ export function inferColumns(rows: readonly TableRow[]): Array<[number, number]>
     return lo <= hi ? ([lo, hi] as [number, number]) : ([a, b] as [number, number]);
   });
 }
-
-/** Overlap of `[a0, a1]` and `[b0, b1]` (0 when apart). */
-export const overlap1d = (a0: number, a1: number, b0: number, b1: number): number => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
 /** Index of the column a fragment belongs to: most overlap, else nearest centre. */
 export function columnOf(frag: TableFrag, columns: ReadonlyArray<readonly [number, number]>): number {
@@ -401,22 +398,6 @@ export function rowsBox(rows: readonly TableRow[]): BBox {
     }
   }
   return [round2(x0), round2(y0), round2(x1), round2(y1)];
-}
-
-/** Box of a rule. */
-export function ruleBox(rule: PdfRule): BBox {
-  const half = rule.width / 2;
-  return rule.orientation === 'h' ? [rule.from, rule.at - half, rule.to, rule.at + half] : [rule.at - half, rule.from, rule.at + half, rule.to];
-}
-
-/** True when `inner` lies inside `outer` (with a small tolerance). */
-export function insideBox(inner: BBox, outer: BBox, pad = 2): boolean {
-  return inner[0] >= outer[0] - pad && inner[1] >= outer[1] - pad && inner[2] <= outer[2] + pad && inner[3] <= outer[3] + pad;
-}
-
-/** True when two boxes overlap by more than a sliver. */
-export function boxesOverlap(a: BBox, b: BBox, slack = 1): boolean {
-  return Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > slack && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > slack;
 }
 
 /** True for a caption line (`Table 3: …`, `Figure 2.`): never a table row. */

@@ -2,7 +2,8 @@ import type { BBox } from '@doctree/schema';
 import type { PdfRule } from './pdf-graphics.js';
 import type { PdfLine } from './pdf-lines.js';
 import type { PdfTableRegion } from './pdf-region-types.js';
-import { isCaptionLine, UNITS_ROW, YEAR_CELL, boxesOverlap, cellRows, gridFromRows, groupRows, insideBox, isNumericCell, leadingHeaderRows, round2, rowsBox, ruleBox, wordCount } from './pdf-table-grid.js';
+import { isCaptionLine, UNITS_ROW, YEAR_CELL, cellRows, gridFromRows, groupRows, isNumericCell, leadingHeaderRows, round2, rowsBox, wordCount } from './pdf-table-grid.js';
+import { boxesOverlap, insideBox, ruleBox } from './pdf-geometry.js';
 import { findBorderlessTables } from './pdf-borderless-tables.js';
 import { findGridTables, findRuleSetTables, mergeRules, mergeWrappedRows } from './pdf-ruled-tables.js';
 
