@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '@doctree/schema';
 import { PostgresCollectionStore, PostgresStore } from '@doctree/store-postgres';
-import { announceSkip, serviceAvailability, startTestService } from '@doctree/store-postgres/testing';
-import type { TestService } from '@doctree/store-postgres/testing';
+import { describeWithService } from '@doctree/store-postgres/testing';
 import { collectionJobHandlers, collectionJobStore, sourceKindOf } from './collection-jobs.js';
 import type { DocumentJob } from './document-job.js';
 import { runInProcess } from './in-process.js';
@@ -17,28 +15,16 @@ describe('sourceKindOf', () => {
   });
 });
 
-const availability = serviceAvailability('postgres');
-if (!availability.ok) announceSkip('@doctree/jobs (collection jobs)', availability.reason);
-(availability.ok ? describe : describe.skip)('collection jobs into the Postgres collection store', () => {
-  let service: TestService | undefined;
-  let dir: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'doctree-coljobs-'));
-    service = await startTestService('postgres');
-  }, 90_000);
-  afterAll(async () => {
-    await service?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+describeWithService('postgres', { title: 'collection jobs into the Postgres collection store', skipName: '@doctree/jobs (collection jobs)', dirPrefix: 'doctree-coljobs-' }, (pg) => {
 
   it('builds real documents (ingest + index + selection) as jobs and commits each; a rerun is all unchanged', async () => {
-    const config = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' } } }).config;
-    const db = await PostgresStore.open({ url: service!.url, schema: 'coljobs' });
+    const config = resolveConfig({ overrides: { data_dir: join(pg.dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' } } }).config;
+    const db = await PostgresStore.open({ url: pg.url, schema: 'coljobs' });
     try {
-      const store = new PostgresCollectionStore({ store: db, collection: 'handbooks', cacheDir: join(dir, 'cache') });
-      await store.initialize({ input_dir: dir });
+      const store = new PostgresCollectionStore({ store: db, collection: 'handbooks', cacheDir: join(pg.dir, 'cache') });
+      await store.initialize({ input_dir: pg.dir });
       const jobs: DocumentJob[] = ['pumps', 'valves'].map((name) => {
-        const path = join(dir, `${name}.md`);
+        const path = join(pg.dir, `${name}.md`);
         writeFileSync(path, `# ${name} handbook\n\n## Maintenance\n\nInspect the ${name} every 500 operating hours and replace worn seals.\n\n## Safety\n\nIsolate the ${name} before opening any housing.\n`);
         return { op: 'upsert', collection: 'handbooks', doc_id: name, path, sha256: createHash('sha256').update(readFileSync(path)).digest('hex') };
       });

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateQuestions } from '@doctree/pipeline';
 import type { EvalSystemFactory } from '@doctree/pipeline';
@@ -8,8 +7,7 @@ import type { Hit } from '@doctree/schema';
 import { bundleHash, postgresEvalSystem } from './postgres-eval-system.js';
 import { collapseRecords } from './postgres-retriever.js';
 import { PostgresStore } from './postgres-store.js';
-import { announceSkip, serviceAvailability, startTestService } from './testing/index.js';
-import type { TestService } from './testing/index.js';
+import { describeWithService } from './testing/index.js';
 
 const QUESTIONS = join(__dirname, '../../../data/samples/northwind-questions.jsonl');
 
@@ -33,31 +31,18 @@ describe('records as nodes', () => {
   });
 });
 
-const availability = serviceAvailability('postgres');
-if (!availability.ok) announceSkip('@doctree/store-postgres (doctree-pg eval system)', availability.reason);
-
-(availability.ok ? describe : describe.skip)('doctree-pg: the DocTree agent over documents kept in PostgreSQL', () => {
-  let service: TestService | undefined;
-  let dir: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'doctree-pg-eval-'));
-    service = await startTestService('postgres');
-  }, 90_000);
-  afterAll(async () => {
-    await service?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+describeWithService('postgres', { title: 'doctree-pg: the DocTree agent over documents kept in PostgreSQL', skipName: '@doctree/store-postgres (doctree-pg eval system)', dirPrefix: 'doctree-pg-eval-' }, (server) => {
 
   it('answers the sample questions with the same answers and pages as doctree, reading the document back from the store', async () => {
-    const config = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' }, llm: { provider: 'none' } } }).config;
-    const store = await PostgresStore.open({ url: service!.url, schema: 'evalspec' });
+    const config = resolveConfig({ overrides: { data_dir: join(server.dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' }, llm: { provider: 'none' } } }).config;
+    const store = await PostgresStore.open({ url: server.url, schema: 'evalspec' });
     try {
       const factories = new Map<string, EvalSystemFactory>([
-        ['doctree-pg', postgresEvalSystem({ store, cacheDir: join(dir, 'pg-cache') })],
-        ['doctree-pg-hybrid', postgresEvalSystem({ store, id: 'doctree-pg-hybrid', hybridLane: true, cacheDir: join(dir, 'pg-cache') })],
+        ['doctree-pg', postgresEvalSystem({ store, cacheDir: join(server.dir, 'pg-cache') })],
+        ['doctree-pg-hybrid', postgresEvalSystem({ store, id: 'doctree-pg-hybrid', hybridLane: true, cacheDir: join(server.dir, 'pg-cache') })],
       ]);
       const run = (outDir: string) =>
-        evaluateQuestions({ questions: QUESTIONS, systems: ['doctree', 'doctree-pg', 'doctree-pg-hybrid'], outDir: join(dir, outDir), config, chat: null, documentsDir: join(dir, 'documents'), systemFactories: factories });
+        evaluateQuestions({ questions: QUESTIONS, systems: ['doctree', 'doctree-pg', 'doctree-pg-hybrid'], outDir: join(server.dir, outDir), config, chat: null, documentsDir: join(server.dir, 'documents'), systemFactories: factories });
       const result = await run('run');
       const by = (system: string) => new Map(result.predictions.filter((p) => p.system === system).map((p) => [p.id, p]));
       const doctree = by('doctree');
@@ -79,7 +64,7 @@ if (!availability.ok) announceSkip('@doctree/store-postgres (doctree-pg eval sys
       expect(artifacts.every((a) => a.path === 'doctree.mm.json' || a.path.startsWith('index/'))).toBe(true);
       // With the hybrid lane, the store's search in SQL runs inside the agent's retrieval.
       const hybrid = result.predictions.find((p) => p.system === 'doctree-pg-hybrid' && p.trace_path !== undefined)!;
-      expect(readFileSync(join(dir, 'run', hybrid.trace_path!), 'utf8')).toContain('pg_hybrid.search');
+      expect(readFileSync(join(server.dir, 'run', hybrid.trace_path!), 'utf8')).toContain('pg_hybrid.search');
       // A second run over the same documents does not write them again (same files, same hash).
       const [before] = await store.query<{ xmin: string }>('test', `SELECT xmin::text FROM ${store.quotedSchema}.documents WHERE collection = 'eval'`);
       const again = await run('run-again');

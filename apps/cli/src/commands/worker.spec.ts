@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocumentQueue } from '@doctree/jobs';
 import { PostgresCollectionStore, PostgresStore } from '@doctree/store-postgres';
-import { announceSkip, serviceAvailability, startTestService } from '@doctree/store-postgres/testing';
-import type { TestService } from '@doctree/store-postgres/testing';
+import { describeWithService } from '@doctree/store-postgres/testing';
 import { run } from '../main.js';
 import { captureIo } from '../__fixtures__/capture-io.js';
 import { workerCli } from './worker.js';
@@ -30,26 +29,14 @@ describe('doctree worker', () => {
   });
 });
 
-const availability = serviceAvailability('postgres');
-if (!availability.ok) announceSkip('doctree worker', availability.reason);
-(availability.ok ? describe : describe.skip)('doctree worker against a throwaway PostgreSQL', () => {
-  let service: TestService | undefined;
-  let dir: string;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'doctree-cli-worker-pg-'));
-    service = await startTestService('postgres');
-  }, 90_000);
-  afterAll(async () => {
-    await service?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+describeWithService('postgres', { title: 'doctree worker against a throwaway PostgreSQL', skipName: 'doctree worker', dirPrefix: 'doctree-cli-worker-pg-' }, (pg) => {
 
   it('builds an enqueued document into the collection, one line per job, never printing the password', async () => {
     // Trust authentication accepts any password: the URL carries one so the output can be checked for it.
-    const url = service!.url.replace('postgres@', 'postgres:hunter2-pw@');
-    const path = join(dir, 'pumps.md');
+    const url = pg.url.replace('postgres@', 'postgres:hunter2-pw@');
+    const path = join(pg.dir, 'pumps.md');
     writeFileSync(path, '# Pump handbook\n\n## Seals\n\nReplace worn seals every 500 operating hours.\n');
-    const io = captureIo(dir, { DOCTREE_EMBEDDER: 'hashing', DOCTREE_VECTOR_BACKEND: 'exact', DOCTREE_DATA_DIR: join(dir, 'data') });
+    const io = captureIo(pg.dir, { DOCTREE_EMBEDDER: 'hashing', DOCTREE_VECTOR_BACKEND: 'exact', DOCTREE_DATA_DIR: join(pg.dir, 'data') });
     let stop: () => void = () => undefined;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const running = workerCli(io, ['--queue', url, '--store', url, '--collection', 'handbooks', '--name', 'cli-test'], stopped);
@@ -63,9 +50,9 @@ if (!availability.ok) announceSkip('doctree worker', availability.reason);
       expect(await running).toBe(0);
       await queue.close();
     }
-    const db = await PostgresStore.open({ url: service!.url });
+    const db = await PostgresStore.open({ url: pg.url });
     try {
-      const manifest = await new PostgresCollectionStore({ store: db, collection: 'handbooks', cacheDir: join(dir, 'c') }).readManifest();
+      const manifest = await new PostgresCollectionStore({ store: db, collection: 'handbooks', cacheDir: join(pg.dir, 'c') }).readManifest();
       expect(manifest?.documents.map((d) => d.doc_id)).toEqual(['pumps']);
     } finally {
       await db.close();

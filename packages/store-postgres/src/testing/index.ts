@@ -4,3 +4,5 @@
  */
 export { announceSkip, serviceAvailability, servicesDir, startTestService } from './services.js';
 export type { TestService, TestServiceKind } from './services.js';
+export { describeWithService } from './service-suite.js';
+export type { ServiceSuiteContext, ServiceSuiteOptions } from './service-suite.js';
