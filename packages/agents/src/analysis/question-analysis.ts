@@ -188,8 +188,8 @@ const ASKING = /^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|w
  *
  * @example
  * ```ts
- * askingSentence('You are reviewing a report. From the balance sheet: what is the FY2023 net PP&E? Answer in millions.');
- * // 'what is the FY2023 net PP&E?'
+ * askingSentence('You are reading a filing. From the cash flow statement: how much was paid in dividends in FY2023? Answer in millions.');
+ * // 'how much was paid in dividends in FY2023?'
  * ```
  */
 export function askingSentence(question: string): string {
@@ -253,7 +253,7 @@ const NEAREST_DECIMALS: ReadonlyMap<string, number> = new Map(
   Object.entries({ 'whole number': 0, integer: 0, percent: 0, dollar: 0, tenth: 1, hundredth: 2, cent: 2, thousandth: 3 }),
 );
 
-/** "Rounded to two decimal places" (one to four spelled out, or digits), "to the nearest tenth". */
+/** "Rounded to three decimal places" (one to four spelled out, or digits), "to the nearest tenth". */
 const ROUNDING = new RegExp(
   String.raw`\bround(?:ed|ing)?\s+(?:\w+\s+){0,4}?to\s+(?:the\s+)?(?:(\d+|${numberWordSource(1, 4)})\s+decimal\s+(?:places?|points?)|nearest\s+(whole\s+number|integer|tenth|hundredth|thousandth|percent|dollar|cent))`,
   'i',
@@ -422,10 +422,10 @@ const memo = new WeakMap<CompiledDomainPack, Map<string, QuestionAnalysis>>();
  *
  * @example
  * ```ts
- * const a = analyzeQuestion('What is the ratio of total debt to total equity in FY2021? Round to two decimal places.', { pack: builtinDomainPack('finance') });
- * a.operands;        // { operation: 'ratio', sides: ['total debt', 'total equity'] }
- * a.years;           // [2021]
- * a.round;           // 2
+ * const a = analyzeQuestion('What is the ratio of inventory to total assets in FY2022? Round to three decimal places.', { pack: builtinDomainPack('finance') });
+ * a.operands;        // { operation: 'ratio', sides: ['inventory', 'total assets'] }
+ * a.years;           // [2022]
+ * a.round;           // 3
  * a.expected_format; // 'Float'
  * ```
  */

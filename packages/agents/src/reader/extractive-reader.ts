@@ -111,7 +111,7 @@ export class ExtractiveReader extends BaseReader {
       await pause();
       return generate();
     };
-    // A list of values, one per item the question enumerates ("for the first and second quarters respectively").
+    // A list of values, one per item the question enumerates ("for the north and south plants respectively").
     if (profile.format === 'List' || profile.kind === 'list' || ASKS_LIST.test(profile.question)) {
       const each = await this.partwiseCandidates(profile, evidence, pause);
       if (each.length > 0) return profile.kind === 'list' ? [...each, ...(await gen(() => listCandidates(evidence)))] : each;
@@ -160,7 +160,7 @@ export class ExtractiveReader extends BaseReader {
         return gen(() => listCandidates(evidence));
       case 'entity':
       case 'text': {
-        // "What are two examples of …": a question that names how many things it wants asks for a list.
+        // "Name three causes of …": a question that names how many things it wants asks for a list.
         const wanted = profile.formatFromDecision ? undefined : expectedItemCount(profile.question);
         const lists = wanted !== undefined ? (await gen(() => listCandidates(evidence))).filter((c) => Array.isArray(c.answer) && c.answer.length === wanted) : [];
         return lists.length > 0 ? lists : [...(await gen(() => tableExtremeCandidates(evidence))), ...(await gen(() => entityCandidates(evidence)))];

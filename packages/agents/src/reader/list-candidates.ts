@@ -211,7 +211,7 @@ function tableListCandidates(evidence: EvidenceSet, expected: number | undefined
         notes: [`${cells.length} cells of column "${header}" in ${entry.observation.node_id}`],
       });
     }
-    // Rows the question names by their label ("error numbers 88 and 188", "A and B"): their cells in the column
+    // Rows the question names by their label ("codes 12 and 40", "A and B"): their cells in the column
     // whose header names what is asked. Both the rows and the column are named, so this outranks a whole column.
     const questionStems = phraseStems(evidence.profile.question);
     const byNumber = p.rows.filter((row) => {
@@ -296,10 +296,10 @@ const PART_STOP = new Set(
 );
 
 /**
- * The items a question enumerates to ask one value each ("for the first and second quarters respectively",
- * "the percentage who go online, have a smartphone, and own a tablet"): the items and the span they occupy in the
- * question. A single-word item shares the last item's final word ("first and second quarters" → first quarters,
- * second quarters). Undefined when the question enumerates nothing.
+ * The items a question enumerates to ask one value each ("for the north and south plants respectively",
+ * "the share of members who vote, volunteer, and donate"): the items and the span they occupy in the
+ * question. A single-word item shares the last item's final word ("north and south plants" → north plants,
+ * south plants). Undefined when the question enumerates nothing.
  */
 export function questionParts(question: string): { parts: string[]; start: number; end: number } | undefined {
   const asking = (question.split(/\?/)[0] ?? question).slice(0, MAX_ASKING_CHARS);
@@ -351,7 +351,7 @@ export function questionParts(question: string): { parts: string[]; start: numbe
     items[0] = { text: items[0]!.text.slice(cut), start: items[0]!.start + cut };
   }
   const lastWords = lastText.split(/\s+/);
-  // "first and second quarters": a lower-case single word shares the last item's head noun; names ("Republicans") do not.
+  // "north and south plants": a lower-case single word shares the last item's head noun; names ("Republicans") do not.
   const parts = [...items.map((i) => i.text), lastText].map((p) => (/^[a-z][\w-]*$/.test(p) && lastWords.length > 1 ? `${p} ${lastWords[lastWords.length - 1]}` : p));
   if (parts.length < 2) return undefined;
   return { parts, start: items[0]!.start, end: afterAt + lastItem[lastItem.length - 1]!.end };

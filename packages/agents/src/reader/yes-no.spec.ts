@@ -53,9 +53,9 @@ describe('yes/no answers', () => {
 
   it('answers No when what the question asks to exist appears nowhere in the evidence', async () => {
     const page = [textObservation('t_5', 'Submitted on behalf of the applicant. Page 12 of 12. Please retain a copy for your records.', 12)];
-    const result = await reader.read({ question: "Is there a signature present on the last page? Directly answer 'yes' or 'no'.", observations: page });
+    const result = await reader.read({ question: "Is there a stamp shown on the last page? Directly answer 'yes' or 'no'.", observations: page });
     expect(result).toMatchObject({ answer: 'No', answer_format: 'Str' });
-    expect(result.notes?.join('\n')).toMatch(/never mentions "signature"/);
+    expect(result.notes?.join('\n')).toMatch(/never mentions "stamp"/);
     // Weak evidence gives a modest confidence.
     expect(result.confidence).toBeLessThan(0.7);
   });

@@ -64,7 +64,7 @@ const THING_STOP = /^(?:present|on|in|at|of|that|which|who|whose|with|from|for|t
 
 /**
  * Stems of the thing an existence question asks about: the words after "there (are) (any)" or after "have / contain
- * / include / mention (any)" up to a preposition or relative word ("Is there a signature present on…" → signature).
+ * / include / mention (any)" up to a preposition or relative word ("Is there a stamp shown on…" → stamp).
  */
 function askedThing(claim: string): Set<string> {
   const m = /\bthere\b|\b(?:have|has|contain|contains|include|includes|mention|mentions|show|shows|list|lists|report|reports)\b/i.exec(claim.replace(/^\s*\w+/, ''));
