@@ -18,7 +18,6 @@ import {
   summarizeCollectionEval,
   type AnswerRequestOptions,
   type CollectionEvalReport,
-  type EvalProgressEvent,
   type EvaluationResult,
   type QaSystemDescription,
   type QuestionFilter,
@@ -29,6 +28,7 @@ import { configSecrets, DocTreeError, type CollectionManifest, type DocTreeConfi
 import { writeFileAtomic } from '@doctree/schema/node';
 import { doctreeCodeFingerprint } from './code-fingerprint.js';
 import { Collection } from './collection/collection.js';
+import { runControls, type EvaluationRunControls } from './evaluate-questions.js';
 
 /** Ids of the systems of a collection evaluation. */
 export const COLLECTION_EVAL_SYSTEMS = {
@@ -131,8 +131,8 @@ export function collectionManifestSha256(manifest: CollectionManifest): string {
   return createHash('sha256').update(JSON.stringify({ embedder: manifest.embedder ?? null, documents: rows })).digest('hex');
 }
 
-/** Options of {@link evaluateCollection}. */
-export interface EvaluateCollectionOptions {
+/** Options of {@link evaluateCollection}; `concurrency`, `resume`, `retryErrors`, `onProgress` and `signal` as in `evaluateQuestions`. */
+export interface EvaluateCollectionOptions extends EvaluationRunControls {
   /** The collection folder (built with `doctree collection ingest`). */
   collectionDir: string;
   /** Dataset files whose records name a document (`doc_file`); several are evaluated as one set (ids must be unique). */
@@ -155,16 +155,10 @@ export interface EvaluateCollectionOptions {
   dataset?: string;
   /** The first `limit` questions only (after filters). */
   limit?: number;
-  concurrency?: number;
-  /** Continue the run already in `outDir` (default true). */
-  resume?: boolean;
-  retryErrors?: boolean;
   /** k of the evidence-page recall reported next to selection. Default 5. */
   k?: number;
   /** An opened collection (default: `Collection.open(collectionDir, { config })`). */
   collection?: Collection;
-  onProgress?: (event: EvalProgressEvent) => void;
-  signal?: AbortSignal;
 }
 
 /** What {@link evaluateCollection} returns: the evaluation, the collection report and its files. */
@@ -270,12 +264,7 @@ export async function evaluateCollection(options: EvaluateCollectionOptions): Pr
       dataset,
       documentsDir: loaded.baseDir,
       secrets: configSecrets(options.config),
-      ...(options.limit !== undefined ? { limit: options.limit } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(options.resume !== undefined ? { resume: options.resume } : {}),
-      ...(options.retryErrors !== undefined ? { retryErrors: options.retryErrors } : {}),
-      ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...runControls(options),
     });
   } finally {
     await selections.close();

@@ -58,6 +58,21 @@ export interface EvaluateQuestionsOptions {
   signal?: AbortSignal;
 }
 
+/** How a run is driven, the same for every form of evaluation (questions of their documents, or of a collection). */
+export type EvaluationRunControls = Pick<EvaluateQuestionsOptions, 'limit' | 'concurrency' | 'resume' | 'retryErrors' | 'onProgress' | 'signal'>;
+
+/** The run controls that are set, as options of `runEvaluation` of `@doctree/eval` (unset ones left out). */
+export function runControls(options: EvaluationRunControls): EvaluationRunControls {
+  return {
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...(options.retryErrors !== undefined ? { retryErrors: options.retryErrors } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  };
+}
+
 /** What {@link evaluateQuestions} returns: the evaluation and the dataset it read. */
 export interface EvaluateQuestionsResult extends EvaluationResult {
   dataset: EvalDataset;
@@ -117,12 +132,7 @@ export async function evaluateQuestions(options: EvaluateQuestionsOptions): Prom
     documentsDir: dataset.baseDir,
     judge,
     secrets: configSecrets(options.config),
-    ...(options.limit !== undefined ? { limit: options.limit } : {}),
-    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    ...(options.resume !== undefined ? { resume: options.resume } : {}),
-    ...(options.retryErrors !== undefined ? { retryErrors: options.retryErrors } : {}),
-    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
-    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...runControls(options),
   });
   // The reports link every traced answer to its viewer page: draw its evidence pages (the documents are at hand here).
   await drawEvalTraceViewers(result.predictions, result.outDir, { documentsDir: options.documentsDir ?? join(options.config.data_dir, 'eval'), datasetDir: dataset.baseDir });
