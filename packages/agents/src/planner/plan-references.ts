@@ -21,9 +21,12 @@ export const PLAN_VARIABLE_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<str
 /** Declared data schemas of cards by tool id (`ToolCard.output`); a card absent or without one is not path-checked. */
 export type CardOutputSchemas = ReadonlyMap<string, z.ZodType | undefined>;
 
+/** The ToolHub's own cards and their data schemas: fixed, so built once. */
+const DEFAULT_CARD_OUTPUTS: CardOutputSchemas = new Map(DEFAULT_TOOL_CARDS.map((card) => [card.id, card.output] as const));
+
 /** The data schemas the ToolHub's own cards declare (reader, judger and vision cards are added by the agent). */
 export function defaultCardOutputs(): CardOutputSchemas {
-  return new Map(DEFAULT_TOOL_CARDS.map((card) => [card.id, card.output] as const));
+  return DEFAULT_CARD_OUTPUTS;
 }
 
 /**
