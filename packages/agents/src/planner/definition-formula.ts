@@ -94,9 +94,9 @@ const NAMES = 'ABCDEFGH';
  *
  * @example
  * ```ts
- * definitionFormula('What is the turnover? It is defined as: FY2023 net sales / (average inventory between FY2022 and FY2023).');
- * // { operation: 'formula', formula: 'A / B', operands: [{ name: 'A', phrase: 'net sales', years: [2023], reduce: 'value' },
- * //   { name: 'B', phrase: 'inventory', years: [2022, 2023], reduce: 'average' }], … }
+ * definitionFormula('How fast are payables paid? It is defined as: FY2021 cost of goods sold / (average accounts payable between FY2020 and FY2021).');
+ * // { operation: 'formula', formula: 'A / B', operands: [{ name: 'A', phrase: 'cost of goods sold', years: [2021], reduce: 'value' },
+ * //   { name: 'B', phrase: 'accounts payable', years: [2020, 2021], reduce: 'average' }], … }
  * ```
  */
 export function definitionFormula(question: string, askedYears: readonly number[] = []): ComputationSpec | undefined {

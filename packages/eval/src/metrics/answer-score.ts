@@ -101,7 +101,7 @@ const YES_NO = /^\W*(yes|no)\b/i;
  * - `numeric`: the gold is one number with decorations (`$1482.00`): some number of the prediction must match it
  *   ({@link numbersMatch}: scale words, implicit scale, percent, 1 % tolerance); years are ignored unless the gold is one;
  * - `yes-no`: the gold starts with yes/no: the prediction must start with the same word;
- * - `key-numbers`: the gold is a sentence with amounts (`Adj. EBITDA was $1,847mn in FY 2023`): every amount (not years)
+ * - `key-numbers`: the gold is a sentence with amounts (`Freight revenue was $612mn in FY 2021`): every amount (not years)
  *   must be matched by a number of the prediction;
  * - `text`: otherwise, 1 when the cleaned gold appears in the cleaned prediction as whole words, else ANLS.
  * Rule scores are a floor for open answers; configure the LLM judge for a faithful verdict.
