@@ -3,20 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeSimplePdf, type PdfPageSpec } from '@doctree/ingest';
+import { wrap } from '../testing/evidence-retriever-conformance.js';
 
-/** Wraps a paragraph into lines of at most `width` characters. */
-export function wrap(text: string, width = 88): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
 
 /** A PDF page of paragraphs (a blank line between them), with a running header and a page number. */
 function page(paragraphs: readonly string[], header: string, n: number, unicode = false): PdfPageSpec {

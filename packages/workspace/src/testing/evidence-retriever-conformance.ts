@@ -59,8 +59,8 @@ const PROBES: ReadonlyArray<{ query: string; doc_uid: string; page: number }> = 
   { query: 'crossings cancelled by fog in November', doc_uid: 'saltmarsh-ferry-2022', page: 2 },
 ];
 
-/** Wraps a paragraph into lines of at most `width` characters. */
-function wrap(text: string, width = 88): string[] {
+/** Wraps a paragraph into lines of at most `width` characters (the specs' PDF fixtures use it too). */
+export function wrap(text: string, width = 88): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
