@@ -6,7 +6,7 @@ import { DocTreeError } from '@doctree/schema';
 import { extractCells } from '../extract/extract-column.js';
 import type { TableGrid } from '../table/table-reader.js';
 import { conceptMatch, conceptQueryTerms, conceptsIn } from '../vocabulary/concept-vocabulary.js';
-import { builtinDomainPack, detectDomainPack, detectDomainPackInSlices, detectionHits, domainPackFrom, loadDomainPack, selectDomainPack } from './domain-pack.js';
+import { builtinDomainPack, detectDomainPack, detectDomainPackInSlices, detectionHits, domainPackFrom, leadText, loadDomainPack, selectDomainPack } from './domain-pack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'domain-pack-'));
 function writePack(name: string, value: unknown): string {
@@ -66,6 +66,38 @@ describe('domain packs', () => {
     expect((await selectDomainPack(tenK, { pack: 'generic' })).chosenBy).toBe('config');
     const clinical = domainPackFrom(CLINICAL);
     expect(detectDomainPack('Clinical Study Report. A randomized protocol', { candidates: [builtinDomainPack('finance'), clinical] }).pack.name).toBe('clinical');
+  });
+
+  it('reads a tree by its first pages only: later pages quoting a filing do not make a manual finance, nor a long section', () => {
+    // A 12-page tree: the root and a section running to the last page start on page 0 (their char_span covers their
+    // subtree); the finance wording is on pages 8–11 only.
+    const opening = 'Dishwasher DW-200 user manual. Safety instructions. Installation and loading the racks.';
+    const appendix = 'Appendix: the maker\'s FORM 10-K. Consolidated balance sheets, net income, total assets and earnings per share.';
+    const text = `${opening}\n${'Troubleshooting. '.repeat(200)}\n${appendix}`;
+    const at = (part: string): [number, number] => [text.indexOf(part), text.indexOf(part) + part.length];
+    const tree = (finalWords: string) => {
+      const body = text.replace(appendix, finalWords);
+      return {
+        text: body,
+        nodes: [
+          { page_span: [0, 11] as const, char_span: [0, body.length] as const },
+          { page_span: [0, 11] as const, char_span: [0, body.length] as const },
+          { page_span: [0, 0] as const, char_span: at(opening) },
+          { page_span: [1, 7] as const, char_span: [opening.length, body.length - finalWords.length] as const },
+          { page_span: [8, 11] as const, char_span: [body.length - finalWords.length, body.length] as const },
+        ],
+      };
+    };
+    const manual = tree(appendix);
+    expect(detectDomainPack(manual).pack.name).toBe('generic');
+    expect(leadText(manual)).toBe(opening);
+    // The same phrases on the first page do choose finance.
+    const filing = { ...manual, text: `${appendix.padEnd(opening.length, ' ')}${manual.text.slice(opening.length)}` };
+    expect(detectDomainPack(filing).pack.name).toBe('finance');
+    expect(detectDomainPack(filing).hits).toEqual(expect.arrayContaining(['form 10-k', 'consolidated balance sheets']));
+    // A short document is all first pages; one node over every page gives a bounded lead.
+    expect(leadText({ text: 'Two pages.', nodes: [{ page_span: [0, 1], char_span: [0, 10] }] })).toBe('Two pages.');
+    expect(leadText({ text: 'x'.repeat(200_000), nodes: [{ page_span: [0, 40], char_span: [0, 200_000] }] }, 2)).toHaveLength(20_000);
   });
 
   it('finds detection phrases only as whole words, at the text edges too, whatever other occurrences surround them', () => {

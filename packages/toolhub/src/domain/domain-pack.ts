@@ -207,12 +207,22 @@ export async function resolveDomainPack(spec: string): Promise<CompiledDomainPac
   return loadDomainPack(spec);
 }
 
-/** The text of a document's first pages: a string is taken as is; a tree gives the text of nodes on its first `pages` pages. */
+/** Most characters of lead text per page: a bound should a tree's reading order put later text inside the first pages. */
+const LEAD_CHARS_PER_PAGE = 10_000;
+
+/**
+ * The text of a document's first pages: a string is taken as is; a tree gives its text up to the end of the last node
+ * lying wholly on its first `pages` pages (0-based `page_span` last page < `pages`). A node running past them — the root,
+ * or a section, whose `char_span` covers its whole subtree — does not count: on a 160-page 10-K the lead text is the
+ * cover and the first pages (some 20 KB), not the filing (about 1 MB). When no node lies wholly on those pages (one
+ * node spans them all), the text of their first `pages × 10 000` characters. Never longer than that either.
+ */
 export function leadText(doc: string | { text: string; nodes: ReadonlyArray<{ page_span: readonly [number, number]; char_span: readonly [number, number] }> }, pages = 5): string {
   if (typeof doc === 'string') return doc;
+  const limit = Math.max(1, pages) * LEAD_CHARS_PER_PAGE;
   let end = 0;
-  for (const node of doc.nodes) if (node.page_span[0] < pages) end = Math.max(end, node.char_span[1]);
-  return doc.text.slice(0, end > 0 ? end : Math.min(doc.text.length, 20_000));
+  for (const node of doc.nodes) if (node.page_span[1] < pages) end = Math.max(end, node.char_span[1]);
+  return doc.text.slice(0, Math.min(end > 0 ? end : limit, limit));
 }
 
 /** Distinct detection phrases of a pack found in a text (case-insensitive, whole words). */
