@@ -101,6 +101,8 @@ export type { LaneAblation, PlanRetrieval, StageOutcome } from './agent/stage-ru
 export type { ResolvedRetrieverLanes, RetrieverLane, RetrieverLaneSpec } from './agent/retriever-lanes.js';
 export type { PlanStepsResult, StepOutcome } from './agent/step-runner.js';
 export { DOCTREE_AGENT_DEFAULTS, DocTreeAgent, rankedPages } from './agent/doctree-agent.js';
+export { createDocTreeAgent } from './agent/create-agent.js';
+export type { CreateDocTreeAgentOptions } from './agent/create-agent.js';
 export type { AgentEvent, AgentRun, AgentUsage, AskOptions, DocTreeAgentOptions, RouterChoice } from './agent/doctree-agent.js';
 export { DEFAULT_AGENT_POLICIES } from './agent/agent-policies.js';
 export type { AgentPolicies, Pass, ReplanInput } from './agent/agent-policies.js';

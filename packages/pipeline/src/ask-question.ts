@@ -1,5 +1,5 @@
-import { createChatClient, DocTreeAgent, DryRunChatClient, type AgentRun, type AskOptions, type ChatCallRecord, type DocTreeAgentOptions } from '@doctree/agents';
-import { configSecrets, resolveConfig, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
+import { createChatClient, createDocTreeAgent, DryRunChatClient, type DocTreeAgent, type AgentRun, type AskOptions, type ChatCallRecord, type DocTreeAgentOptions } from '@doctree/agents';
+import { resolveConfig, type ChatModelClient, type DocTreeConfig } from '@doctree/schema';
 import { answerCalibratorFromConfig, pageRankerFromConfig } from './model-files.js';
 import { domainPackFromConfig } from './domain-pack-file.js';
 import { prepareDocument, type PrepareDocumentOptions, type PreparedDocument } from './prepare-document.js';
@@ -73,23 +73,21 @@ export async function openAgent(input: string, options: OpenAgentOptions = {}): 
   const chat: ChatModelClient | undefined =
     chatOption === null ? undefined : (chatOption ?? createChatClient(config, { dryRun, ...(onChatCall ? { onCall: onChatCall } : {}) }));
   const document = await prepareDocument(input, { ...prepare, config, chat: dryRun ? null : summaryChat !== undefined ? summaryChat : (chat ?? null) });
-  const visionClient = vlm === null || dryRun ? undefined : (vlm ?? (chat && config.llm.vlm_model !== undefined ? chat : undefined));
-  const vision = visionClient ? { vision: { client: visionClient } } : {};
   const pageRanker = await pageRankerFromConfig(config);
   const domainPack = await domainPackFromConfig(config);
   const calibrator = await answerCalibratorFromConfig(config, chat ? 'llm' : 'extractive');
-  const agent = new DocTreeAgent({
+  // The defaults (limits, vision model, secrets) are chosen by createDocTreeAgent; this only reads the files the
+  // configuration names and passes the chat model it already made for the index summaries.
+  const { chat: agentChat, ...agentParts } = agentOptions;
+  const agent = createDocTreeAgent({
     ...(pageRanker ? { pageRanker } : {}),
     ...(domainPack ? { domainPack } : {}),
     ...(calibrator ? { calibrator } : {}),
     index: document.index,
-    ...(chat ? { chat } : {}),
-    ...vision,
-    maxReplans: config.agent.max_replans,
-    ctxTokens: config.agent.ctx_tokens,
-    llmBudgetMs: config.llm.question_budget_ms,
-    secrets: configSecrets(config),
-    ...agentOptions,
+    config,
+    ...agentParts,
+    chat: agentChat ?? chat ?? null,
+    vlm: dryRun ? null : vlm,
   });
   return { agent, document, ...(chat ? { chat } : {}), mode: chat ? 'llm' : 'offline', dryRun: dryRun && chat instanceof DryRunChatClient };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { doctreeCodeFingerprint } from './code-fingerprint.js';
-import { createChatClient, DocTreeAgent, type DocTreeAgentOptions, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
+import { createChatClient, createDocTreeAgent, type DocTreeAgent, type DocTreeAgentOptions, ExtractiveReader, finalizeAnswer, LlmReader, LlmRouter, observationText, Observer, RuleRouter, type BaseRouter } from '@doctree/agents';
 import { BaseQaSystem, type AnswerRequestOptions, type PrepareRequest, type PrepareResult, type QaSystem, type QaSystemDescription, type SystemAnswer } from '@doctree/eval';
 import { estimateTokens, type DocIndex } from '@doctree/index';
 import { aggregatePages, PageBm25Retriever, RagSystem, type RankedPage } from '@doctree/rag-baseline';
@@ -197,22 +197,24 @@ export class DocTreeQaSystem extends BaseQaSystem {
     const { lanes, expansion, maxReplans, router } = this.switches;
     const { chat, config, secrets } = this.#context;
     const pageRanker = await pageRankerFromConfig(config);
-  const domainPack = await domainPackFromConfig(config);
+    const domainPack = await domainPackFromConfig(config);
     const calibrator = await answerCalibratorFromConfig(config, chat ? 'llm' : 'extractive');
-    const agent = new DocTreeAgent({
+    const { chat: customChat, ...custom } = this.#options.agent?.(index) ?? {};
+    const agent = createDocTreeAgent({
       index,
+      config,
+      chat: customChat ?? chat ?? null,
+      vlm: null,
       ...(pageRanker ? { pageRanker } : {}),
-    ...(domainPack ? { domainPack } : {}),
+      ...(domainPack ? { domainPack } : {}),
       ...(calibrator ? { calibrator } : {}),
-      ...(chat ? { chat } : { reader: this.#context.reader }),
+      ...(chat ? {} : { reader: this.#context.reader }),
       router: router === 'single-template' ? 'single-template' : chat ? 'auto' : 'rules',
       lanes,
       expansion,
       maxReplans,
-      ctxTokens: config.agent.ctx_tokens,
-      llmBudgetMs: config.llm.question_budget_ms,
       secrets,
-      ...(this.#options.agent?.(index) ?? {}),
+      ...custom,
     });
     this.#agents.set(path, { docDir: prepared.docDir, prepared: prepared.index, agent });
     return agent;
