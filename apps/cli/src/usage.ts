@@ -59,8 +59,9 @@ export const INDEX_USAGE = `  doctree index <doc_dir|file> [--embedder hashing|s
 
 /** Usage lines of `doctree collection` (part of the CLI help). */
 export const COLLECTION_USAGE = `  doctree collection ingest|sync|status --collection-dir DIR [--input-dir DIR] [--force] [--jobs N|auto]
-                 [--wait SECONDS] [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--json]
-                 A folder of PDF / Markdown / MinerU / PageIndex (*_structure.json) files as one collection:
+                 [--wait SECONDS] [--embedder hashing|sif|openai] [--backend auto|faiss|exact] [--no-recursive] [--json]
+                 A folder of PDF / Markdown / MinerU / PageIndex (*_structure.json) files as one collection,
+                 sub-folders included (hidden ones and symlink loops skipped; --no-recursive: the folder only):
                  ingest builds what is new or changed (one worker per core), sync also removes deleted
                  files, status lists [NEW]/[MODIFIED]/[DELETED]/[FAILED] without changing anything. A second
                  run waits --wait seconds for the lock (default: fails at once, naming the holder)

@@ -43,6 +43,8 @@ export interface EnqueueCollectionJobsOptions {
   inputDir?: string;
   /** Enqueue every document, changed or not. */
   force?: boolean;
+  /** Enter sub-folders of the input folder. Default true. */
+  recursive?: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ async function enqueueOn(queue: DocumentQueue, options: EnqueueCollectionJobsOpt
   const inputDir = options.inputDir !== undefined ? resolve(options.inputDir) : existing?.input_dir;
   if (inputDir === undefined) throw new DocTreeError('USAGE', 'no input folder: the collection does not exist yet', { hint: 'Pass --input-dir.' });
   const manifest = await options.store.initialize({ input_dir: inputDir });
-  const planned = planChanges(manifest, await scanInputDir(inputDir));
+  const planned = planChanges(manifest, await scanInputDir(inputDir, options.recursive === false ? { recursive: false } : {}));
   const rows = new Map(manifest.documents.map((d) => [d.doc_id, d]));
   const report: CollectionEnqueueReport = {
     format: 'doctree.collection-enqueue',

@@ -29,6 +29,7 @@ const COMMON = {
   'collection-dir': { type: 'string' },
   'input-dir': { type: 'string' },
   force: { type: 'boolean' },
+  'no-recursive': { type: 'boolean' },
   jobs: { type: 'string' },
   wait: { type: 'string' },
   embedder: { type: 'string' },
@@ -169,11 +170,12 @@ interface SubcommandTarget {
 async function runSubcommand(io: CliIo, sub: string, values: Record<string, unknown>, positionals: readonly string[], collection: Collection, target: SubcommandTarget): Promise<number> {
   const json = Boolean(values.json);
   const inputDir = values['input-dir'] !== undefined ? resolve(io.cwd, values['input-dir'] as string) : undefined;
+  const recursive = values['no-recursive'] ? { recursive: false } : {};
   // A collection in PostgreSQL is reported by its (redacted) store location, not by the working folder.
   const located = <T extends { collection_dir: string }>(report: T): T => (target.postgres ? { ...report, collection_dir: target.location } : report);
   switch (sub) {
     case 'status': {
-      const report = CollectionStatusReportSchema.parse(located(await collection.status(inputDir)));
+      const report = CollectionStatusReportSchema.parse(located(await collection.status(inputDir, recursive)));
       io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, await collection.manifest()));
       return 0;
     }
@@ -181,7 +183,7 @@ async function runSubcommand(io: CliIo, sub: string, values: Record<string, unkn
     case 'sync': {
       if (sub === 'ingest' && inputDir === undefined) throw new DocTreeError('USAGE', 'collection ingest needs --input-dir DIR');
       if (target.queueUrl !== undefined && target.postgres) {
-        const report = await enqueueCollectionJobs({ mode: sub, queueUrl: target.queueUrl, store: target.postgres.collection, name: target.postgres.name, force: Boolean(values.force), ...(inputDir !== undefined ? { inputDir } : {}) });
+        const report = await enqueueCollectionJobs({ mode: sub, queueUrl: target.queueUrl, store: target.postgres.collection, name: target.postgres.name, force: Boolean(values.force), ...recursive, ...(inputDir !== undefined ? { inputDir } : {}) });
         io.stdout(json ? `${JSON.stringify(report, null, 2)}\n` : formatEnqueue(report, target.postgres.name));
         return 0;
       }
@@ -192,6 +194,7 @@ async function runSubcommand(io: CliIo, sub: string, values: Record<string, unkn
         const options = {
           ...(inputDir !== undefined ? { inputDir } : {}),
           force: Boolean(values.force),
+          ...recursive,
           workers: parseJobs(values.jobs as string | undefined),
           waitMs: parseWait(values.wait as string | undefined),
           onProgress: (event: CollectionProgress) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, sep } from 'node:path';
 import { docIdFromFilename, INGESTIBLE_FILE } from '@doctree/ingest';
 import { DocTreeError, type CollectionChange, type CollectionManifest } from '@doctree/schema';
 import { PAGEINDEX_FILE } from './pageindex.js';
@@ -39,35 +39,87 @@ async function sha256Of(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Options of {@link scanInputDir}. */
+export interface ScanInputDirOptions {
+  /**
+   * Enter sub-folders (a file's `path` is then relative to the input folder, `/`-separated). Hidden folders (`.name`)
+   * are skipped, and so is a folder reached twice (a symlink loop, or a link to a folder already scanned). Default true.
+   */
+  recursive?: boolean;
+  /** Folders never entered (the collection folder, when it lies inside the input folder). Default none. */
+  exclude?: readonly string[];
+}
+
+/** Defaults of {@link ScanInputDirOptions}. */
+export const SCAN_INPUT_DIR_DEFAULTS = { recursive: true, exclude: [] } as const satisfies ScanInputDirOptions;
+
+const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The real path of a folder, or undefined when it cannot be resolved (a dangling link). */
+async function realFolder(path: string): Promise<string | undefined> {
+  return realpath(path).catch(() => undefined);
+}
+
+/** True when `path` is `folder` or inside it (both real paths). */
+function within(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
+}
+
 /**
- * The source files directly inside `inputDir` (PDF, Markdown, MinerU `*content_list.json`, PageIndex
- * `*_structure.json`; sub-folders are not entered, links are followed to files), sorted by name, each with its sha256.
+ * The source files of `inputDir` (PDF, Markdown, MinerU `*content_list.json`, PageIndex `*_structure.json`), with its
+ * sub-folders unless `recursive` is false (see {@link ScanInputDirOptions}); links are followed to files and to
+ * folders outside the input folder. Sorted by path, each with its sha256.
  *
  * @throws DocTreeError `INPUT_NOT_FOUND` when the folder does not exist.
  */
-export async function scanInputDir(inputDir: string): Promise<ScannedFile[]> {
-  let entries;
-  try {
-    entries = await readdir(inputDir, { withFileTypes: true });
-  } catch (cause) {
-    throw new DocTreeError('INPUT_NOT_FOUND', 'no such input folder', { file: inputDir, cause, hint: 'Pass the folder of PDF / Markdown files with --input-dir.' });
-  }
+export async function scanInputDir(inputDir: string, options: ScanInputDirOptions = {}): Promise<ScannedFile[]> {
+  const { recursive, exclude } = { ...SCAN_INPUT_DIR_DEFAULTS, ...options };
+  const root = await realFolder(inputDir);
+  const excluded = (await Promise.all(exclude.map(realFolder))).filter((p): p is string => p !== undefined && p !== root);
+  const visited = new Set<string>(root ? [root] : []);
   const out: ScannedFile[] = [];
-  for (const entry of entries.filter((e) => e.isFile() || e.isSymbolicLink()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const kind = kindOf(entry.name);
-    if (!kind) continue;
-    const absolute = join(inputDir, entry.name);
-    // A link counts as the file it points to; a dangling link or a link to a folder is skipped.
-    const info = await stat(absolute).catch(() => undefined);
-    if (!info?.isFile()) continue;
-    out.push({ path: entry.name, absolute, kind, sha256: await sha256Of(absolute), size: info.size, mtime: info.mtime.toISOString() });
-  }
-  return out;
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (cause) {
+      if (prefix !== '') return; // a sub-folder that cannot be read is skipped, as a dangling link is
+      throw new DocTreeError('INPUT_NOT_FOUND', 'no such input folder', { file: inputDir, cause, hint: 'Pass the folder of PDF / Markdown files with --input-dir.' });
+    }
+    for (const entry of entries.sort(byName)) {
+      const absolute = join(dir, entry.name);
+      const path = `${prefix}${entry.name}`;
+      if (!entry.isFile() && !entry.isSymbolicLink() && !entry.isDirectory()) continue;
+      // A link counts as what it points to; a dangling link is skipped.
+      const info = entry.isSymbolicLink() ? await stat(absolute).catch(() => undefined) : undefined;
+      if (entry.isDirectory() || info?.isDirectory()) {
+        if (!recursive || entry.name.startsWith('.')) continue;
+        const real = await realFolder(absolute);
+        // Loops and aliases: a folder is entered once; a link to a folder inside the input folder is left to the folder itself.
+        if (real === undefined || visited.has(real) || (entry.isSymbolicLink() && root !== undefined && within(real, root))) continue;
+        if (excluded.some((e) => within(real, e))) continue;
+        visited.add(real);
+        await walk(absolute, `${path}/`);
+        continue;
+      }
+      const kind = kindOf(entry.name);
+      if (!kind) continue;
+      const file = info ?? (await stat(absolute).catch(() => undefined));
+      if (!file?.isFile()) continue;
+      out.push({ path, absolute, kind, sha256: await sha256Of(absolute), size: file.size, mtime: file.mtime.toISOString() });
+    }
+  };
+  await walk(inputDir, '');
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A document id for a source file: from its name, with `-2`, `-3`… when another path already has it. */
+/**
+ * A document id for a source file: from its name — a file in a sub-folder from its relative path, folders joined with
+ * `_` (`acme/2023_10k.pdf` → `acme_2023_10k`) —, with `-2`, `-3`… when another path already has it.
+ */
 export function docIdFor(path: string, taken: ReadonlyMap<string, string>): string {
-  const base = docIdFromFilename(path.replace(/_structure\.json$/i, '.json'));
+  const flat = isAbsolute(path) ? path : path.replace(/\//g, '_');
+  const base = docIdFromFilename(flat.replace(/_structure\.json$/i, '.json'));
   let id = base;
   for (let n = 2; taken.has(id) && taken.get(id) !== path; n++) id = `${base}-${n}`;
   return id;

@@ -6,8 +6,8 @@ export type { CollectionAnswer, CollectionAskOptions, CollectionDocumentAnswer, 
 export { COLLECTION_FILES, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore } from './file-collection-store.js';
 export type { FileCollectionStoreOptions } from './file-collection-store.js';
 export { acquireFileLock } from './collection-lock.js';
-export { planChanges, scanInputDir } from './collection-scan.js';
-export type { PlannedChange, ScannedFile } from './collection-scan.js';
+export { planChanges, SCAN_INPUT_DIR_DEFAULTS, scanInputDir } from './collection-scan.js';
+export type { PlannedChange, ScanInputDirOptions, ScannedFile } from './collection-scan.js';
 export { bm25Scores, matchesFilters, namedMetadata, nodeDocScores, rankDocuments, SELECTION_NODE_HITS, SELECTION_RRF_K } from './document-selection.js';
 export type { CollectionFilters, DocumentSelection, SelectionCandidate, SelectionScore } from './document-selection.js';
 export { describeDocument, extractMetadata, metadataFromFilename } from './document-metadata.js';
