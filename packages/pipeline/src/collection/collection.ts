@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { analyzeQuestion, createChatClient } from '@doctree/agents';
+import { createChatClient } from '@doctree/agents';
 import { DOC_FILES } from '@doctree/ingest';
 import { INDEX_DIR, INDEX_FILES } from '@doctree/index';
 import {
@@ -26,10 +26,10 @@ import {
 } from '@doctree/schema';
 import { askQuestion, type AskedQuestion } from '../ask-question.js';
 import { createIndexComponents, type IndexComponents } from '../index-components.js';
-import { documentProfile, firstSentences, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
+import { documentProfile, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
 import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
-import { describeDocument, extractMetadata, METADATA_EXTRACTOR_VERSION } from './document-metadata.js';
+import { describeDocument } from './document-metadata.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { FileCollectionStore } from './file-collection-store.js';
 import { toPageIndex } from './pageindex.js';
@@ -244,8 +244,6 @@ export class Collection {
       await this.buildAll(manifest, toBuild, report, options, progress);
       report.timings_ms.build = Math.round(performance.now() - t);
       t = performance.now();
-      const refreshed = await this.refreshMetadata(report.unchanged);
-      if (refreshed.length > 0) report.metadata_refreshed = refreshed;
       progress({ stage: 'selection' });
       await this.store.refreshSelectionIndex();
       report.timings_ms.selection = Math.round(performance.now() - t);
@@ -331,43 +329,15 @@ export class Collection {
         if (!(next['edited'] as string[]).includes(field)) (next['edited'] as string[]).push(field);
       }
       const metadata: CollectionMetadata = parseWith(CollectionMetadataSchema, next, { what: 'metadata' });
-      return await this.updateDescription(docId, metadata, (summary) => summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
+      const summary = await this.readSummary(docId);
+      const description = describeDocument(metadata, summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
+      const data = await this.store.selectionData(docId);
+      const profile = documentProfile(metadata, description, data.nodes.filter((n) => n.level === 1).map((n) => n.title));
+      const [vector] = await (await this.indexComponents()).embedder.embedDocuments([profile]);
+      return await this.store.updateMetadata(docId, { metadata, description, profile: { text: profile, vector: vector! } });
     } finally {
       await lock.release();
     }
-  }
-
-  /**
-   * Extracts again, from their stored text, the metadata of the given documents that an older extraction read
-   * ({@link METADATA_EXTRACTOR_VERSION}); their descriptions and profiles follow. Hand-edited fields are kept. Nothing
-   * is rebuilt. Returns the ids refreshed. Called under the writer lock.
-   */
-  private async refreshMetadata(docIds: readonly string[]): Promise<string[]> {
-    const manifest = await this.requireManifest();
-    const ids = new Set(docIds);
-    const stale = manifest.documents.filter((d) => ids.has(d.doc_id) && (d.metadata.extractor ?? 1) < METADATA_EXTRACTOR_VERSION);
-    const out: string[] = [];
-    for (const row of stale) {
-      let tree: DocTree;
-      try {
-        tree = JSON.parse(await readFile(join(await this.store.documentDir(row.doc_id), DOC_FILES.tree), 'utf8')) as DocTree;
-      } catch {
-        continue; // a document whose tree cannot be read keeps its metadata (a rebuild reads it again)
-      }
-      const metadata = extractMetadata({ filename: basename(row.path), text: tree.text, ...(tree.doc.title ? { title: tree.doc.title } : {}) }, row.metadata);
-      await this.updateDescription(row.doc_id, metadata, (summary) => firstSentences(summary?.description ?? ''));
-      out.push(row.doc_id);
-    }
-    return out;
-  }
-
-  /** Writes a document's metadata with the description and profile they give (the profile embedded again). */
-  private async updateDescription(docId: string, metadata: CollectionMetadata, lead: (summary: DocSummary | undefined) => string): Promise<CollectionDocument> {
-    const description = describeDocument(metadata, lead(await this.readSummary(docId)));
-    const data = await this.store.selectionData(docId);
-    const profile = documentProfile(metadata, description, data.nodes.filter((n) => n.level === 1).map((n) => n.title));
-    const [vector] = await (await this.indexComponents()).embedder.embedDocuments([profile]);
-    return this.store.updateMetadata(docId, { metadata, description, profile: { text: profile, vector: vector! } });
   }
 
   private async readSummary(docId: string): Promise<DocSummary | undefined> {
@@ -393,8 +363,6 @@ export class Collection {
     const candidates = manifest.documents.filter((d) => matchesFilters(d, options.filters ?? {}));
     const embedder = (await this.indexComponents()).embedder;
     const query = await embedder.embedQuery(question);
-    // The periods the question names, read once by the question analysis (any written form: FY21, Q2 2023, fiscal 2021).
-    const analysis = analyzeQuestion(question);
     const profiles = await Promise.all(candidates.map(async (row) => ({ row, data: await this.store.selectionData(row.doc_id) })));
     const ids = new Set(candidates.map((c) => c.doc_id));
     const hits = manifest.embedder?.id === embedder.id ? await this.store.searchNodes(query, SELECTION_NODE_HITS, ids) : [];
@@ -403,7 +371,6 @@ export class Collection {
       profiles.map(({ row, data }) => ({ row, profile: data.profile, profileVector: data.embedder_id === embedder.id ? data.profile_vector : new Float32Array(0) })),
       query,
       hits,
-      { years: analysis.years, quarter: analysis.quarter },
     );
     const mode = options.mode ?? 'select';
     const selected = mode === 'all' ? ranked.map((r) => r.doc_id) : ranked.slice(0, Math.max(1, options.maxDocs ?? 1)).map((r) => r.doc_id);
