@@ -45,6 +45,8 @@ export { parseCommandArgs, positiveIntegerOption } from './command/command-args.
 export type { CommandOptionSpec, ParsedCommandArgs } from './command/command-args.js';
 export { reportCommandFailure } from './command/command-failure.js';
 export type { ReportCommandFailureOptions } from './command/command-failure.js';
+export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_SELECTION_SYSTEM_PROMPT, LlmDocumentSelector, llmSelectorFor } from './collection/index.js';
+export type { LlmDocumentSelectorOptions, LlmSelectionRecord } from './collection/index.js';
 export { acquireFileLock, bm25Scores, buildCollectionDocument, Collection, COLLECTION_FILES, describeDocument, extractMetadata, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore, matchesFilters, MAX_SELECTION_NODES, metadataFromFilename, namedMetadata, nodeDocScores, PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, planChanges, rankDocuments, SCAN_INPUT_DIR_DEFAULTS, scanInputDir, SELECTION_NODE_HITS, SELECTION_RRF_K, toPageIndex } from './collection/index.js';
 export type {
   CollectionAnswer,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '@doctree/index';
-import type { Collection, CollectionAnswer, CollectionFilters, DocumentSelection } from '@doctree/pipeline';
+import { describeLlmChoice, type Collection, type CollectionAnswer, type CollectionFilters, type DocumentSelection } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import { AnswerSchema, DocTreeError, formatIssues, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs } from '../cli-args.js';
@@ -15,11 +15,14 @@ export function formatSelection(selection: DocumentSelection, shown = 8): string
   if (selection.mode === 'doc') return [`Selection: documents named with --doc: ${selection.selected.join(', ')}`];
   const out = [`Selection (${selection.mode}${selection.filtered_out ? `, ${selection.filtered_out} filtered out` : ''}): metadata named → fused rank of description BM25, description dense, node DocScore`];
   const asked = new Set(selection.selected);
+  const chosen = selection.llm?.chosen ?? [];
   selection.ranked.slice(0, shown).forEach((s, i) => {
     const meta = s.metadata.length > 0 ? s.metadata.join('+') : '-';
-    out.push(`  ${asked.has(s.doc_id) ? '*' : ' '}${String(i + 1).padStart(2)}. ${s.doc_id}  metadata ${meta}  fused ${s.fused.toFixed(4)}  bm25 ${s.lexical.toFixed(2)}  dense ${s.dense.toFixed(3)}  nodes ${s.nodes.score.toFixed(3)} (${s.nodes.hits} hit(s))`);
+    const llm = chosen.includes(s.doc_id) ? `  llm #${chosen.indexOf(s.doc_id) + 1}` : '';
+    out.push(`  ${asked.has(s.doc_id) ? '*' : ' '}${String(i + 1).padStart(2)}. ${s.doc_id}  metadata ${meta}  fused ${s.fused.toFixed(4)}  bm25 ${s.lexical.toFixed(2)}  dense ${s.dense.toFixed(3)}  nodes ${s.nodes.score.toFixed(3)} (${s.nodes.hits} hit(s))${llm}`);
   });
   if (selection.ranked.length > shown) out.push(`  … ${selection.ranked.length - shown} more (see --json)`);
+  if (selection.llm) out.push(`  ${describeLlmChoice(selection.llm)}`);
   return out;
 }
 

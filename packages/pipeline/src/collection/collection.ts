@@ -32,6 +32,7 @@ import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFi
 import { describeDocument } from './document-metadata.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { FileCollectionStore } from './file-collection-store.js';
+import { applyLlmChoice, llmSelectorFor, type LlmDocumentSelector } from './llm-selection.js';
 import { toPageIndex } from './pageindex.js';
 
 /** Options of {@link Collection.open}. */
@@ -80,6 +81,9 @@ export interface CollectionSelectOptions {
   filters?: CollectionFilters;
   /** Documents asked in `select` mode. Default 1. */
   maxDocs?: number;
+  /** In `select` mode, let the configured chat model choose among the first candidates. Default true (offline: no model). */
+  llm?: boolean;
+  signal?: AbortSignal;
 }
 
 /** Options of {@link Collection.ask}. */
@@ -131,6 +135,7 @@ export class Collection {
   private readonly cacheDir: string;
   private readonly given: Partial<IndexComponents>;
   private components: Promise<IndexComponents> | undefined;
+  private selector: LlmDocumentSelector | null | undefined;
 
   private constructor(dir: string, options: CollectionOptions) {
     this.dir = dir;
@@ -374,6 +379,11 @@ export class Collection {
     );
     const mode = options.mode ?? 'select';
     const selected = mode === 'all' ? ranked.map((r) => r.doc_id) : ranked.slice(0, Math.max(1, options.maxDocs ?? 1)).map((r) => r.doc_id);
+    if (mode === 'select' && options.llm !== false && ranked.length > 1 && (this.selector ??= llmSelectorFor(this.config) ?? null)) {
+      const rows = new Map(candidates.map((c) => [c.doc_id, c]));
+      const llm = await this.selector.choose(question, ranked.map((r) => rows.get(r.doc_id)!), options.signal);
+      return { mode, ranked, selected: applyLlmChoice(selected, llm, options.maxDocs ?? 1), filtered_out: manifest.documents.length - candidates.length, llm };
+    }
     return { mode, ranked, selected, filtered_out: manifest.documents.length - candidates.length };
   }
 

@@ -1,5 +1,6 @@
 import { analyzeText } from '@doctree/index';
 import type { CollectionDocument, CollectionMetadataField, SelectionNodeHit } from '@doctree/schema';
+import type { LlmSelectionRecord } from './llm-selection.js';
 
 /**
  * Document selection over a collection: which documents a question is about. Three kinds of evidence, after the
@@ -60,6 +61,8 @@ export interface DocumentSelection {
   selected: string[];
   /** Documents removed by filters. */
   filtered_out: number;
+  /** The chat model's choice among the first candidates, when a model is configured (`selected` follows it). */
+  llm?: LlmSelectionRecord;
 }
 
 /** Letters and digits only, lower case: `Northwind Foods`, `NORTHWINDFOODS` and `northwind-foods` compare equal. */

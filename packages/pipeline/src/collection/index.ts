@@ -10,6 +10,8 @@ export { planChanges, SCAN_INPUT_DIR_DEFAULTS, scanInputDir } from './collection
 export type { PlannedChange, ScanInputDirOptions, ScannedFile } from './collection-scan.js';
 export { bm25Scores, matchesFilters, namedMetadata, nodeDocScores, rankDocuments, SELECTION_NODE_HITS, SELECTION_RRF_K } from './document-selection.js';
 export type { CollectionFilters, DocumentSelection, SelectionCandidate, SelectionScore } from './document-selection.js';
+export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_SELECTION_SYSTEM_PROMPT, LlmDocumentSelector, llmSelectorFor } from './llm-selection.js';
+export type { LlmDocumentSelectorOptions, LlmSelectionRecord } from './llm-selection.js';
 export { describeDocument, extractMetadata, metadataFromFilename } from './document-metadata.js';
 export type { MetadataSource } from './document-metadata.js';
 export { PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, toPageIndex } from './pageindex.js';
