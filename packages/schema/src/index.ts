@@ -35,8 +35,6 @@ export { QuestionDefinitionSchema, QuestionAnalysisSchema } from "./question-ana
 export type { QuestionDefinition, QuestionAnalysis } from "./question-analysis.js";
 export { COLLECTION_MANIFEST_FORMAT, COLLECTION_MANIFEST_VERSION, COLLECTION_METADATA_FIELDS, CollectionMetadataSchema, CollectionDocIdSchema, CollectionDocumentSchema, CollectionFailureSchema, CollectionManifestSchema, CollectionChangeSchema, CollectionStatusReportSchema, CollectionSyncReportSchema, PageIndexNodeSchema, PageIndexDocumentSchema, COLLECTION_SELECTION_FORMAT, COLLECTION_SELECTION_VERSION, CollectionSelectionFileSchema } from "./collection.js";
 export type { CollectionMetadataField, CollectionMetadata, CollectionDocument, CollectionFailure, CollectionManifest, CollectionChange, CollectionStatusReport, CollectionSyncReport, PageIndexNode, PageIndexDocument, CollectionSelectionFile } from "./collection.js";
-export { CollectionSelectionReplySchema } from "./collection-selection-reply.js";
-export type { CollectionSelectionReply } from "./collection-selection-reply.js";
 export type { CollectionMetadataUpdate, CollectionSelectionNode, DocumentSelectionData, SelectionNodeHit, CollectionLockOwner, CollectionLock, CollectionLockOptions, SelectionIndexInfo, CollectionStore } from "./collection-store.js";
 export { ARTIFACT_SCHEMAS, artifactJsonSchemas } from "./json-schemas.js";
 export type { ArtifactSchemaName } from "./json-schemas.js";
@@ -52,7 +50,7 @@ export type { QuestionRouter, QuestionRouteOptions, RouteDomainPack } from "./in
 export type { QueryPlanner, QueryPlanOptions } from "./interfaces/query-planner.js";
 export type { AnswerJudger, JudgeAction, JudgeCheck, JudgeFailure, JudgeRequest, JudgeVerdict } from "./interfaces/answer-judger.js";
 export { ensureArrayBufferTransfer } from "./pdf-runtime.js";
-export { YEAR_SOURCE, YEAR_SINCE_1800_SOURCE, cellYear, findYears, withoutYears, yearMentions, yearPrefixSource } from './text/years.js';
+export { YEAR_SOURCE, YEAR_SINCE_1800_SOURCE, authorYearCitations, cellYear, findYears, withoutYears, yearMentions, yearPrefixSource } from './text/years.js';
 export type { CellYearOptions, YearBoundary, YearMention, YearOptions, YearPrefix } from './text/years.js';
 export { NUMBER_WORDS, numberWordSource, numberWordValue, numberWordsBetween } from './text/number-words.js';
 export { ORDINAL_WORDS, ordinalValue, ordinalWordSource } from './text/ordinals.js';

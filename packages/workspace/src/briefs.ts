@@ -1,4 +1,4 @@
-import type { ContentList } from '@doctree/schema';
+import { authorYearCitations, type ContentList } from '@doctree/schema';
 import { blockBodyText } from './chunk.js';
 import { countWords, sentenceSpans } from './chunking.js';
 import { isFurniture } from './parse.js';
@@ -46,7 +46,6 @@ export function renderInstructionBrief(docs: ReadonlyArray<{ source: SourceRecor
 }
 
 const FIRST_PERSON = /\b(I|we|our|us|my)\b|我们|我/;
-const AUTHOR_YEAR = /\([A-Z][A-Za-z'’-]+(?: et al\.?| and [A-Z][A-Za-z'’-]+)?,? (?:19|20)[0-9]{2}[a-z]?\)/g;
 const NUMERIC = /\[[0-9]+(?:[-–,][0-9]+)*\]/g;
 
 /** `meta/style_brief.md`: how the exemplars read (sentence length, person, citation style, outline). */
@@ -66,7 +65,7 @@ export function renderStyleBrief(docs: ReadonlyArray<{ source: SourceRecord; lis
       `- file: \`${source.raw_path}\``,
       `- sentences: ${sentences.length}; mean length ${mean.toFixed(1)} words; longest ${Math.max(0, ...words)}`,
       `- first person in ${sentences.length ? ((firstPerson / sentences.length) * 100).toFixed(0) : 0} % of sentences`,
-      `- citations: author-year ${(text.match(AUTHOR_YEAR) ?? []).length}, numeric ${(text.match(NUMERIC) ?? []).length}`,
+      `- citations: author-year ${authorYearCitations(text).length}, numeric ${(text.match(NUMERIC) ?? []).length}`,
       '',
     );
     if (headings.length > 0) lines.push('Outline:', '', ...headings.slice(0, 40), '');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sentenceSpans as splitSentences, type SentenceOptions } from '@doctree/schema';
 
 /** A span of text: `[start, end)` in UTF-16 code units. */
 export interface TextSpan {
@@ -30,44 +31,27 @@ export function countWords(text: string): number {
   return countTokens(text);
 }
 
-const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|ms|dr|st|u\.s|approx|al|p|pp|vol|rs|nos?|fy)\.|\b[A-Z]\.)$/i;
+/**
+ * How the workspace splits sentences with the one splitter of `@doctree/schema`: at `.`, `!`, `?` (followed by space,
+ * closing marks allowed between, whatever starts the next sentence; not after an abbreviation of source documents or
+ * an initial, nor inside a decimal), at `。！？；`, and at line breaks (a line of a PDF block is never joined to the next
+ * block's).
+ */
+export const WORKSPACE_SENTENCES = {
+  lineBreaks: true,
+  closingQuotes: 'runs',
+  anyStart: true,
+  abbreviations: 'sources',
+  initials: true,
+  cjkStops: true,
+} as const satisfies SentenceOptions;
 
 /**
- * Sentences of `text` as spans (trimmed, never empty): ends at `.`, `!`, `?` (followed by space and not after an
- * abbreviation or inside a decimal), at `。！？；`, and at line breaks (a line of a PDF block is never joined to the next
- * block's). Offsets index `text`, so `text.slice(s.start, s.end)` is the sentence verbatim.
+ * Sentences of `text` as spans (trimmed, never empty), split as {@link WORKSPACE_SENTENCES} says. Offsets index
+ * `text`, so `text.slice(s.start, s.end)` is the sentence verbatim.
  */
 export function sentenceSpans(text: string): TextSpan[] {
-  const spans: TextSpan[] = [];
-  let start = 0;
-  const push = (end: number): void => {
-    let s = start;
-    let e = end;
-    while (s < e && /\s/.test(text[s]!)) s++;
-    while (e > s && /\s/.test(text[e - 1]!)) e--;
-    if (e > s) spans.push({ start: s, end: e });
-    start = end;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '\n') {
-      push(i + 1);
-    } else if ('。！？；'.includes(ch)) {
-      let j = i + 1;
-      while (j < text.length && '”’」』）)'.includes(text[j]!)) j++;
-      push(j);
-      i = j - 1;
-    } else if (ch === '.' || ch === '!' || ch === '?') {
-      let j = i + 1;
-      while (j < text.length && `"'”’)]`.includes(text[j]!)) j++;
-      if (j < text.length && !/\s/.test(text[j]!)) continue;
-      if (ch === '.' && ABBREVIATION.test(text.slice(Math.max(start, i - 12), i + 1))) continue;
-      push(j);
-      i = j - 1;
-    }
-  }
-  push(text.length);
-  return spans;
+  return splitSentences(text, WORKSPACE_SENTENCES);
 }
 
 /** Splits one over-long span into pieces of at most `maxTokens` tokens, at word (or CJK character) boundaries. */

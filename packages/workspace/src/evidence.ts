@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DocTreeError } from '@doctree/schema';
+import { cellYear, DocTreeError } from '@doctree/schema';
 import type { ParentRecord } from './chunk-records.js';
 import { anchorsOf, isVerbatimQuote, selectQuote, UNMAPPED_GLYPH } from './quotes.js';
 import type { ChildHit } from './retrieval.js';
@@ -35,10 +35,10 @@ export function parseFilters(spec: string | undefined): QueryFilters {
     if (!(FILTER_KEYS as readonly string[]).includes(key)) throw new DocTreeError('USAGE', `unknown filter "${key}" (expected ${FILTER_KEYS.join(', ')})`);
     if (value === '') throw new DocTreeError('USAGE', `filter ${key} needs a value (${key}=…)`);
     if (key === 'year') {
-      const m = /^((?:19|20)[0-9]{2})(?:-((?:19|20)[0-9]{2}))?$/.exec(value);
-      if (!m) throw new DocTreeError('USAGE', `year filter must be YYYY or YYYY-YYYY, not "${value}"`);
-      const from = Number(m[1]);
-      const to = m[2] ? Number(m[2]) : from;
+      const [first = '', second, ...rest] = value.split('-');
+      const from = cellYear(first);
+      const to = second === undefined ? from : cellYear(second);
+      if (from === undefined || to === undefined || rest.length > 0) throw new DocTreeError('USAGE', `year filter must be YYYY or YYYY-YYYY, not "${value}"`);
       if (to < from) throw new DocTreeError('USAGE', `year range ${value} ends before it starts`);
       filters.year = { from, to };
     } else {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { DocTreeError } from '@doctree/schema';
+import { DocTreeError, yearMentions } from '@doctree/schema';
 import { docIdFromFilename } from '@doctree/ingest';
 import { INSTRUCTION_KINDS, type WorkspacePaths } from './layout.js';
 import { isCalendarDate, isPartialDate } from './project.js';
@@ -103,8 +103,7 @@ export function citationKeyFor(docUid: string): string {
 
 /** A four-digit year (1900–2099) in a file name, as a first guess of the publication date. */
 function yearOf(name: string): string | null {
-  const m = /(?:^|[^0-9])((?:19|20)[0-9]{2})(?:[^0-9]|$)/.exec(name);
-  return m ? m[1]! : null;
+  return yearMentions(name, { boundary: 'digits' })[0]?.text ?? null;
 }
 
 function classify(rel: string): { type: SourceType; subtype: string } | { skip: string } {

@@ -140,6 +140,7 @@ export function createDocTreeAgent(options: CreateDocTreeAgentOptions): DocTreeA
     ...(chat ? { chat } : {}),
     ...(visionClient ? { vision: { client: visionClient } } : {}),
     ...definedOnly(parts),
+    index: parts.index,
     secrets: [...new Set([...configSecrets(config), ...(parts.secrets ?? [])])],
   });
 }

@@ -30,4 +30,19 @@ describe('sentences', () => {
     expect(sentences(text, evidence)).toEqual(['Revenue | 482.6', 'J. Smith said “sales rose.”', '$5 million was paid for approx. 12 units.', 'See p. 4 next']);
     expect(sentences(text)).toEqual(['Revenue | 482.6\nJ.', 'Smith said “sales rose.” $5 million was paid for approx. 12 units.', 'See p.', '4 next']);
   });
+
+  it('splits CJK text at full-width stops, keeping the closing brackets after them, only when asked', () => {
+    const text = '港口合作社成立了。会员费上涨！为什么？他说：“结束了。”下一句';
+    expect(sentences(text, { cjkStops: true })).toEqual(['港口合作社成立了。', '会员费上涨！', '为什么？', '他说：“结束了。”', '下一句']);
+    expect(sentences(text)).toEqual([text]);
+  });
+
+  it('with anyStart and closing-mark runs, ends a sentence before any word, reading abbreviations before the marks', () => {
+    const options = { anyStart: true, closingQuotes: 'runs', abbreviations: 'sources', initials: true } as const;
+    const text = 'it rose (see above.)” then fell. and so on (etc.) more. Rs. 40 was paid.';
+    expect(sentences(text, options)).toEqual(['it rose (see above.)”', 'then fell.', 'and so on (etc.) more.', 'Rs. 40 was paid.']);
+    expect(sentences(text)).toEqual(['it rose (see above.)” then fell. and so on (etc.) more.', 'Rs.', '40 was paid.']);
+    expect(sentences('It cost Rs. 40. Next', { abbreviations: 'sources' })).toEqual(['It cost Rs. 40.', 'Next']);
+    expect(sentences('It cost Rs. 40. Next')).toEqual(['It cost Rs.', '40.', 'Next']);
+  });
 });

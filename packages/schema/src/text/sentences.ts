@@ -11,30 +11,48 @@ export interface SentenceSpan {
 
 /** How {@link sentenceSpans} splits. The defaults are the index's prose splitter. */
 export interface SentenceOptions {
-  /** Every line break ends a sentence (table rows, list items), whatever stands before it; default false. */
+  /** Every line break ends a sentence (table rows, list items, the lines of a PDF block), whatever stands before it; default false. */
   lineBreaks?: boolean;
-  /** A closing quote or parenthesis may stand between the stop and the space (`… rose.” Next`); default false. */
-  closingQuotes?: boolean;
+  /**
+   * Closing marks that may stand between the stop and the space (`… rose.” Next`): `true` one of `"”’)`, `runs` any
+   * run of `"'”’)]` (`(see above.)” Next`) with an abbreviation before them still ending no sentence; default false.
+   */
+  closingQuotes?: boolean | 'runs';
   /** A sentence may also start with `‘`, `$`, `€` or `£` (besides a capital, a digit, `(`, `"` or `“`); default false. */
   moneyStarts?: boolean;
   /**
-   * Abbreviations whose period ends no sentence: `common` (`e.g.`, `i.e.`, `etc.`, `vs.`, `Fig.`, `No.`, `Inc.`,
-   * `Corp.`, `Ltd.`, `Co.`, `Mr.`, `Dr.`, `U.S.`, `approx.`, `al.` …; default) or `evidence` (also `nr.`, `Ms.`, `ca.`,
-   * `max.`, `min.`, `St.`, `p.`, `pp.`, `vol.`, without `U.S.`).
+   * Anything may start the next sentence: `.`, `!` or `?` (and closing marks) followed by whitespace or the end of the
+   * text end one, also before a lower-case word or a bullet; default false (see {@link SentenceOptions.moneyStarts}).
    */
-  abbreviations?: 'common' | 'evidence';
+  anyStart?: boolean;
+  /**
+   * Abbreviations whose period ends no sentence: `common` (`e.g.`, `i.e.`, `etc.`, `vs.`, `Fig.`, `No.`, `Inc.`,
+   * `Corp.`, `Ltd.`, `Co.`, `Mr.`, `Dr.`, `U.S.`, `approx.`, `al.` …; default), `evidence` (also `nr.`, `Ms.`, `ca.`,
+   * `max.`, `min.`, `St.`, `p.`, `pp.`, `vol.`, without `U.S.`) or `sources` (the common ones and `Ms.`, `St.`, `p.`,
+   * `pp.`, `vol.`, `Rs.`, `Nos.`, `FY.` — the source documents of the evidence workspace).
+   */
+  abbreviations?: 'common' | 'evidence' | 'sources';
   /** A single capital and a period (`J. Smith`) ends no sentence; default false. */
   initials?: boolean;
+  /**
+   * The full-width stops of Chinese and Japanese text (`。！？；`, closing marks `”’」』）)` after them kept) end a
+   * sentence whatever follows them; default false.
+   */
+  cjkStops?: boolean;
 }
 
-const ABBREVIATIONS: Readonly<Record<'common' | 'evidence', string>> = {
+const ABBREVIATIONS: Readonly<Record<NonNullable<SentenceOptions['abbreviations']>, string>> = {
   common: 'e\\.g|i\\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|dr|u\\.s|approx|al',
   evidence: 'e\\.g|i\\.e|etc|vs|fig|figs|eq|no|nr|inc|corp|ltd|co|mr|mrs|ms|dr|approx|ca|max|min|al|st|p|pp|vol',
+  sources: 'e\\.g|i\\.e|etc|vs|fig|figs|eq|no|inc|corp|ltd|co|mr|mrs|ms|dr|st|u\\.s|approx|al|p|pp|vol|rs|nos?|fy',
 };
-/** Characters before a stop read for an abbreviation (the longest, `approx.`, and the character before it). */
+/** Closing marks allowed between a stop and the whitespace after it, per {@link SentenceOptions.closingQuotes}. */
+const CLOSING_MARKS = { none: '', one: '["”’)]?', runs: '["\'”’)\\]]*' } as const;
+/** Characters before the end of a stop read for an abbreviation (the longest, `approx.`, and the character before it). */
 const ABBREVIATION_WINDOW = 12;
 
 interface CompiledSentenceRules {
+  /** Groups: `stop` (`.`, `!`, `?`), `close` (closing marks), `gap` (whitespace after), or `cjk`; else a line break. */
   boundary: RegExp;
   abbreviation: RegExp;
 }
@@ -45,10 +63,14 @@ function rulesFor(o: Required<SentenceOptions>): CompiledSentenceRules {
   const key = JSON.stringify(o);
   const cached = COMPILED.get(key);
   if (cached) return cached;
-  const stop = o.closingQuotes ? '(?<=[.!?]["”’)]?)' : '(?<=[.!?])';
+  const close = CLOSING_MARKS[o.closingQuotes === 'runs' ? 'runs' : o.closingQuotes ? 'one' : 'none'];
   const starts = o.moneyStarts ? 'A-Z0-9"“‘($€£' : 'A-Z0-9("“';
+  const gap = o.anyStart ? '\\s+|$' : `\\s+(?=[${starts}])`;
+  const alternatives = [`(?<stop>[.!?])(?<close>${close})(?<gap>${gap})`];
+  if (o.cjkStops) alternatives.push('(?<cjk>[。！？；][”’」』）)]*)');
+  if (o.lineBreaks) alternatives.push('\\s*\\n\\s*');
   const rules = {
-    boundary: new RegExp(`${stop}\\s+(?=[${starts}])${o.lineBreaks ? '|\\s*\\n\\s*' : ''}`, 'g'),
+    boundary: new RegExp(alternatives.join('|'), 'g'),
     abbreviation: new RegExp(`(?:\\b(?:${ABBREVIATIONS[o.abbreviations]})\\.${o.initials ? '|\\b[A-Z]\\.' : ''})$`, 'i'),
   };
   COMPILED.set(key, rules);
@@ -58,16 +80,19 @@ function rulesFor(o: Required<SentenceOptions>): CompiledSentenceRules {
 /**
  * Sentence spans of `text` (offsets into `text`, surrounding whitespace excluded, never empty): a sentence ends at `.`,
  * `!` or `?` and the whitespace after it when the next sentence starts with a capital, a digit, `(` or a quote;
- * abbreviations and decimals do not end one. See {@link SentenceOptions} for line breaks, closing quotes and the rest.
+ * abbreviations and decimals do not end one. See {@link SentenceOptions} for line breaks, closing quotes, CJK stops and
+ * the rest.
  *
  * @example
  * ```ts
  * const text = 'Sales rose (see Fig. 3). Costs fell.';
  * sentenceSpans(text).map((s) => text.slice(s.start, s.end)); // ['Sales rose (see Fig. 3).', 'Costs fell.']
+ * const cjk = '会员费上涨。为什么？';
+ * sentenceSpans(cjk, { cjkStops: true }).map((s) => cjk.slice(s.start, s.end)); // ['会员费上涨。', '为什么？']
  * ```
  */
 export function sentenceSpans(text: string, options: SentenceOptions = {}): SentenceSpan[] {
-  const o: Required<SentenceOptions> = { lineBreaks: false, closingQuotes: false, moneyStarts: false, abbreviations: 'common', initials: false, ...options };
+  const o: Required<SentenceOptions> = { lineBreaks: false, closingQuotes: false, moneyStarts: false, anyStart: false, abbreviations: 'common', initials: false, cjkStops: false, ...options };
   const { boundary, abbreviation } = rulesFor(o);
   const out: SentenceSpan[] = [];
   let start = 0;
@@ -79,9 +104,18 @@ export function sentenceSpans(text: string, options: SentenceOptions = {}): Sent
     if (e > s) out.push({ start: s, end: e });
   };
   for (const m of text.matchAll(boundary)) {
-    const breaksLine = o.lineBreaks && m[0].includes('\n');
-    if (!breaksLine && abbreviation.test(text.slice(Math.max(start, m.index - ABBREVIATION_WINDOW), m.index))) continue;
-    push(m.index);
+    const { stop, close, gap } = m.groups ?? {};
+    let end = m.index;
+    if (stop !== undefined) {
+      end = m.index + stop.length + close!.length;
+      // The abbreviation is read up to the closing marks (`runs`) or through them; a line break ends the sentence anyway.
+      const read = o.closingQuotes === 'runs' ? m.index + stop.length : end;
+      const breaksLine = o.lineBreaks && gap!.includes('\n');
+      if (!breaksLine && abbreviation.test(text.slice(Math.max(start, read - ABBREVIATION_WINDOW), read))) continue;
+    } else if (m.groups?.['cjk'] !== undefined) {
+      end = m.index + m[0].length;
+    }
+    push(end);
     start = m.index + m[0].length;
   }
   push(text.length);

@@ -1,4 +1,4 @@
-import { cellYear, findYears, withoutYears, yearMentions } from './years.js';
+import { authorYearCitations, cellYear, findYears, withoutYears, yearMentions } from './years.js';
 
 describe('years', () => {
   it('reads whole-word years 1900–2099 by default, not FY-glued ones, 18xx only when asked', () => {
@@ -52,5 +52,24 @@ describe('years', () => {
     expect(cellYear('2023Q2', { suffix: 'quarter' })).toBe(2023);
     expect(cellYear('2018 vs 2017', { prefix: 'fy' })).toBeUndefined();
     expect(cellYear(' 2018 ')).toBeUndefined();
+  });
+
+  it('reads a year glued to letters or underscores, not to digits, with the digits boundary (file names)', () => {
+    const first = (name: string): string | undefined => yearMentions(name, { boundary: 'digits' })[0]?.text;
+    expect(first('harbour_report_2021_final.pdf')).toBe('2021');
+    expect(first('FY2022-summary.pdf')).toBe('2022');
+    expect(first('scan12023.pdf')).toBeUndefined();
+    expect(findYears('harbour_report_2021', { boundary: 'word' })).toEqual([]);
+  });
+
+  it('finds author-year citations with the year they cite', () => {
+    const text = 'As (Moreau, 2018) and (Okafor et al., 2020b) argue, unlike (Lind and Haas 2019); not (see 2019) or [4].';
+    expect(authorYearCitations(text).map((c) => [c.year, c.text])).toEqual([
+      [2018, '(Moreau, 2018)'],
+      [2020, '(Okafor et al., 2020b)'],
+      [2019, '(Lind and Haas 2019)'],
+    ]);
+    const first = authorYearCitations(text)[0]!;
+    expect(text.slice(first.start, first.end)).toBe('(Moreau, 2018)');
   });
 });

@@ -27,9 +27,11 @@ export type YearPrefix = 'none' | 'fy' | 'fiscal' | 'period';
  * - `number`: not glued to letters or digits and not part of an amount (`$2023`, `2,023`, `2023.5`, `FY2023` are no
  *   year), unicode-aware — for reading what a question asks against what a document writes;
  * - `amount`: a whole word not after a currency sign or a number and not before a scale or percent word
- *   (`2,000 million`, `2023 units`) — for the years a question asks about.
+ *   (`2,000 million`, `2023 units`) — for the years a question asks about;
+ * - `digits`: only not glued to other ASCII digits (`report_2023.pdf`, `FY2023`, `v2023b` count; `12023` does not) —
+ *   for file names and identifiers.
  */
-export type YearBoundary = 'word' | 'number' | 'amount';
+export type YearBoundary = 'word' | 'number' | 'amount' | 'digits';
 
 /** What {@link yearMentions} and {@link findYears} read as a year. */
 export interface YearOptions {
@@ -67,6 +69,7 @@ const BOUNDARY_SOURCE: Readonly<Record<YearBoundary, (year: string) => [string, 
   word: (year) => [`\\b(${year})\\b`, 'g'],
   number: (year) => [`(?<![\\p{L}\\p{N}.,$€£¥])(${year})(?![\\p{N}]|[.,]\\d)`, 'gu'],
   amount: (year) => [`(?<![$€£¥0-9.,])\\b(${year})\\b(?![0-9.,]*\\s*(?:%|percent|million|billion|thousand|units))`, 'gi'],
+  digits: (year) => [`(?<![0-9])(${year})(?![0-9])`, 'g'],
 };
 
 /** Compiled patterns per option set (a handful of option sets exist; patterns are stateless apart from lastIndex). */
@@ -158,6 +161,25 @@ export function withoutYears(text: string, replacement = ' ', options: YearOptio
     at = m.end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * An author-year citation in parentheses — `(Smith, 2020)`, `(Smith 2020a)`, `(Smith et al., 2019)`,
+ * `(Smith and Jones, 2018)` — with the year it cites.
+ */
+const AUTHOR_YEAR = new RegExp(`\\([A-Z][A-Za-z'’-]+(?: et al\\.?| and [A-Z][A-Za-z'’-]+)?,? (${YEAR_SOURCE})[a-z]?\\)`, 'g');
+
+/**
+ * The author-year citations of `text` (`(Smith et al., 2019)`), in text order, each as the year it cites with the
+ * whole parenthesis as its text: how a writer's exemplar cites, next to numeric `[12]` citations.
+ *
+ * @example
+ * ```ts
+ * authorYearCitations('As shown (Smith et al., 2019) and (Lee 2021b).').map((m) => m.year); // [2019, 2021]
+ * ```
+ */
+export function authorYearCitations(text: string): YearMention[] {
+  return [...text.matchAll(AUTHOR_YEAR)].map((m) => ({ year: Number(m[1]), start: m.index, end: m.index + m[0].length, text: m[0] }));
 }
 
 /**
