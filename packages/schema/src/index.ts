@@ -35,6 +35,8 @@ export { QuestionDefinitionSchema, QuestionAnalysisSchema } from "./question-ana
 export type { QuestionDefinition, QuestionAnalysis } from "./question-analysis.js";
 export { COLLECTION_MANIFEST_FORMAT, COLLECTION_MANIFEST_VERSION, COLLECTION_METADATA_FIELDS, CollectionMetadataSchema, CollectionDocIdSchema, CollectionDocumentSchema, CollectionFailureSchema, CollectionManifestSchema, CollectionChangeSchema, CollectionStatusReportSchema, CollectionSyncReportSchema, PageIndexNodeSchema, PageIndexDocumentSchema, COLLECTION_SELECTION_FORMAT, COLLECTION_SELECTION_VERSION, CollectionSelectionFileSchema } from "./collection.js";
 export type { CollectionMetadataField, CollectionMetadata, CollectionDocument, CollectionFailure, CollectionManifest, CollectionChange, CollectionStatusReport, CollectionSyncReport, PageIndexNode, PageIndexDocument, CollectionSelectionFile } from "./collection.js";
+export { CollectionSelectionReplySchema } from "./collection-selection-reply.js";
+export type { CollectionSelectionReply } from "./collection-selection-reply.js";
 export type { CollectionMetadataUpdate, CollectionSelectionNode, DocumentSelectionData, SelectionNodeHit, CollectionLockOwner, CollectionLock, CollectionLockOptions, SelectionIndexInfo, CollectionStore } from "./collection-store.js";
 export { ARTIFACT_SCHEMAS, artifactJsonSchemas } from "./json-schemas.js";
 export type { ArtifactSchemaName } from "./json-schemas.js";
