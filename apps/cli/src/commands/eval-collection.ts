@@ -5,7 +5,7 @@ import { DocTreeError } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliIo } from '../cli-context.js';
 import { EVAL_USAGE } from '../usage.js';
-import { evalModelOverrides, evalProgress } from './eval-options.js';
+import { assertNoEvalPositionals, EVAL_SHARED_OPTIONS, evalModelOverrides, evalProgress } from './eval-options.js';
 
 /** True when `doctree eval` arguments ask for a collection evaluation (`--collection DIR` or `--collection-dir DIR`). */
 export function isCollectionEval(args: readonly string[]): boolean {
@@ -45,24 +45,17 @@ export async function evalCollectionCli(io: CliIo, args: readonly string[]): Pro
       collection: { type: 'string' },
       'collection-dir': { type: 'string' },
       questions: { type: 'string', multiple: true },
-      out: { type: 'string' },
       filter: { type: 'string', multiple: true },
       'max-docs': { type: 'string' },
       'single-run': { type: 'string' },
       'single-system': { type: 'string' },
       'no-single': { type: 'boolean' },
-      limit: { type: 'string' },
-      concurrency: { type: 'string' },
-      llm: { type: 'string' },
-      embedder: { type: 'string' },
-      backend: { type: 'string' },
-      json: { type: 'boolean' },
-      config: { type: 'string' },
       systems: { type: 'string' },
+      ...EVAL_SHARED_OPTIONS,
     },
     EVAL_USAGE,
   );
-  if (positionals.length > 0) throw new DocTreeError('USAGE', `eval takes no positional arguments (got "${positionals[0]}")`, { hint: 'Pass the dataset with --questions FILE.' });
+  assertNoEvalPositionals(positionals);
   if (values['systems'] !== undefined) throw new DocTreeError('USAGE', 'eval --collection asks its own systems (doctree-collection, doctree-single-doc); leave out --systems');
   const collection = (values['collection'] ?? values['collection-dir']) as string | undefined;
   if (values['collection'] !== undefined && values['collection-dir'] !== undefined) throw new DocTreeError('USAGE', 'give the collection once: --collection DIR or --collection-dir DIR');

@@ -2,8 +2,33 @@ import { createProgressPrinter, formatProgressLine, formatResumeLine, type EvalP
 import { escapeControlChars } from '@doctree/pipeline/command';
 import { DocTreeError } from '@doctree/schema';
 import type { DocTreeConfigInput } from '@doctree/schema';
+import type { CliOptionSpec } from '../cli-args.js';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
+
+/**
+ * The options every `doctree eval` form takes besides its own: the run folder (`--out`), run size (`--limit`,
+ * `--concurrency`), models (`--llm`, `--embedder`, `--backend`, see {@link evalModelOverrides}), `--json` and `--config`.
+ */
+export const EVAL_SHARED_OPTIONS = {
+  out: { type: 'string' },
+  limit: { type: 'string' },
+  concurrency: { type: 'string' },
+  llm: { type: 'string' },
+  embedder: { type: 'string' },
+  backend: { type: 'string' },
+  json: { type: 'boolean' },
+  config: { type: 'string' },
+} as const satisfies CliOptionSpec;
+
+/**
+ * Refuses positional arguments to `doctree eval` (the dataset is `--questions FILE`).
+ *
+ * @throws DocTreeError `USAGE` naming the first one.
+ */
+export function assertNoEvalPositionals(positionals: readonly string[]): void {
+  if (positionals.length > 0) throw new DocTreeError('USAGE', `eval takes no positional arguments (got "${positionals[0]}")`, { hint: 'Pass the dataset with --questions FILE.' });
+}
 
 /**
  * The model options every `doctree eval` form takes (`--llm none|openai`, `--embedder hashing|sif|openai`,

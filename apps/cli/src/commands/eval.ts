@@ -6,7 +6,7 @@ import { DocTreeError } from '@doctree/schema';
 import { parseCommandArgs, positiveIntegerOption } from '../cli-args.js';
 import { loadCliConfig, type CliConfig, type CliIo } from '../cli-context.js';
 import { EVAL_USAGE } from '../usage.js';
-import { evalModelOverrides, evalProgress } from './eval-options.js';
+import { assertNoEvalPositionals, EVAL_SHARED_OPTIONS, evalModelOverrides, evalProgress } from './eval-options.js';
 import { evalCollectionCli, isCollectionEval } from './eval-collection.js';
 import { postgresEvalSystems } from './eval-postgres.js';
 
@@ -102,21 +102,14 @@ export async function evalCli(io: CliIo, args: readonly string[]): Promise<Evalu
     {
       questions: { type: 'string' },
       systems: { type: 'string' },
-      out: { type: 'string' },
       docs: { type: 'string' },
-      limit: { type: 'string' },
-      concurrency: { type: 'string' },
-      llm: { type: 'string' },
       judge: { type: 'boolean' },
-      embedder: { type: 'string' },
-      backend: { type: 'string' },
-      json: { type: 'boolean' },
-      config: { type: 'string' },
       store: { type: 'string' },
+      ...EVAL_SHARED_OPTIONS,
     },
     EVAL_USAGE,
   );
-  if (positionals.length > 0) throw new DocTreeError('USAGE', `eval takes no positional arguments (got "${positionals[0]}")`, { hint: 'Pass the dataset with --questions FILE.' });
+  assertNoEvalPositionals(positionals);
   const questions = values['questions'] as string | undefined;
   const systems = values['systems'] as string | undefined;
   const out = values['out'] as string | undefined;

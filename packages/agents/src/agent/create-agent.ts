@@ -92,11 +92,12 @@ const METHOD_PARTS = { planner: 'plan', templates: 'plan', reader: 'read', fallb
  * @example
  * ```ts
  * import { createDocTreeAgent } from '@doctree/agents';
- * import { loadDocIndex } from '@doctree/index';
+ * import { prepareDocument } from '@doctree/pipeline';
  * import { resolveConfig } from '@doctree/schema';
  *
- * const index = await loadDocIndex('data/default/northwind-annual-report-2023');
- * const agent = createDocTreeAgent({ index, config: resolveConfig({ env: process.env }).config });
+ * const { config } = resolveConfig({ env: process.env });
+ * const { index } = await prepareDocument('data/samples/northwind-annual-report-2023.pdf', { config });
+ * const agent = createDocTreeAgent({ index, config });
  * const run = await agent.ask('How many employees did Northwind have at the end of 2023?');
  * console.log(run.answer.answer, run.answer.pages);
  *
