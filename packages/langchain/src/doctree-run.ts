@@ -9,9 +9,9 @@ import { DocTreeError, type AnswerValue, type Observation, type TraceEvent } fro
 export const DOCTREE_CUSTOM_EVENTS = {
   /** One step of the agent loop, as it happens: an `AgentEvent` (`type`, `attempt`, `message`). */
   agentEvent: 'doctree_agent_event',
-  /** One tool call of the run (from its trace): tool id, status, hits, latency. */
+  /** One tool call of the run, as it finishes (from the trace being recorded): tool id, status, hits, latency. */
   toolCall: 'doctree_tool_call',
-  /** One LLM call of the run (from its trace): purpose, model, status, tokens, latency. */
+  /** One LLM call of the run, as it finishes (from the trace being recorded): purpose, model, status, tokens, latency. */
   llmCall: 'doctree_llm_call',
 } as const;
 
@@ -68,7 +68,10 @@ export interface DocTreeDocumentMetadata {
 export interface AskWithCallbacksOptions {
   /** Cancels the question (`CANCELLED`). */
   signal?: AbortSignal;
-  /** Receives each custom event; awaited in order before the run returns. Errors are ignored (a handler must not break the question). */
+  /**
+   * Receives each custom event as it happens, in order; the last ones are awaited before the run returns. Errors are
+   * ignored (a handler must not break the question).
+   */
   emit?: (name: string, data: Record<string, unknown>) => Promise<void> | void;
   /**
    * LangChain config that LangChain models called during the run inherit (so a `ChatModelClientFromLangChain` call is
@@ -80,8 +83,9 @@ export interface AskWithCallbacksOptions {
 let storageReady = false;
 
 /**
- * Asks `agent` one question and reports the run to LangChain: each agent step as a `doctree_agent_event` custom
- * event when it happens, then each tool call (`doctree_tool_call`) and LLM call (`doctree_llm_call`) of the trace.
+ * Asks `agent` one question and reports the run to LangChain as it happens: each agent step as a `doctree_agent_event`
+ * custom event, each tool call (`doctree_tool_call`) and LLM call (`doctree_llm_call`) once it finishes (the agent's
+ * `onTraceEvent`), so a callback sees the lanes' calls before the `retrieve` step and the reader's before `finalize`.
  * LangChain chat models called by the agent run with `childConfig` (their callbacks see them as children).
  *
  * @throws DocTreeError of the agent (`USAGE` for an empty question, `CANCELLED`…).
@@ -99,10 +103,19 @@ export async function askWithCallbacks(agent: AskableAgent, question: unknown, o
       }
     });
   };
+  const onTrace = (event: TraceEvent): void => {
+    if (event.type === 'tool_call') emit(DOCTREE_CUSTOM_EVENTS.toolCall, toolCallData(event));
+    else if (event.type === 'llm_call') emit(DOCTREE_CUSTOM_EVENTS.llmCall, llmCallData(event));
+  };
+  let heardTrace = false;
   const ask = (): Promise<AgentRun> =>
     agent.ask(question, {
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: AgentEvent) => emit(DOCTREE_CUSTOM_EVENTS.agentEvent, { ...event }),
+      onTraceEvent: (event: TraceEvent) => {
+        heardTrace = true;
+        onTrace(event);
+      },
     });
   let run: AgentRun;
   try {
@@ -118,11 +131,11 @@ export async function askWithCallbacks(agent: AskableAgent, question: unknown, o
   } finally {
     await chain;
   }
-  for (const event of run.answer.trace.events) {
-    if (event.type === 'tool_call') emit(DOCTREE_CUSTOM_EVENTS.toolCall, toolCallData(event));
-    else if (event.type === 'llm_call') emit(DOCTREE_CUSTOM_EVENTS.llmCall, llmCallData(event));
+  // An agent that does not report its trace as it goes (a wrapper without `onTraceEvent`): its calls, from the trace.
+  if (!heardTrace) {
+    for (const event of run.answer.trace.events) onTrace(event);
+    await chain;
   }
-  await chain;
   return run;
 }
 

@@ -10,7 +10,7 @@ import { FakeListChatModel, SyntheticEmbeddings } from '@langchain/core/utils/te
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
-import { DocTreeAgent, ImageObserver, PdfRegionRenderer } from '@doctree/agents';
+import { DocTreeAgent, ImageObserver, PdfRegionRenderer, type AskOptions } from '@doctree/agents';
 import { openAgent, prepareDocument, type PreparedDocument } from '@doctree/pipeline';
 import { DocTreeError, resolveConfig } from '@doctree/schema';
 import { ChatModelClientFromLangChain } from './chat-model-client.js';
@@ -228,6 +228,34 @@ describe('DocTree ⇄ LangChain over a real offline agent (sample PDF)', () => {
       const chunks: DocTreeAnswerJson[] = [];
       for await (const chunk of await doctree.stream(QUESTION)) chunks.push(chunk);
       expect(chunks.map((c) => c.answer)).toEqual([2140]);
+    });
+
+    it('tool calls reach the callbacks live, between the agent steps — not after the run', async () => {
+      const order: string[] = [];
+      // A fresh agent: the shared one reuses the retrieval of this question from its memory.
+      const fresh = new DocTreeAgent({ index: document.index });
+      for await (const event of new DocTreeRunnable({ agent: fresh }).streamEvents(QUESTION, { version: 'v2' })) {
+        if (event.event !== 'on_custom_event') continue;
+        const data = event.data as { type?: string; tool_id?: string };
+        if (event.name === DOCTREE_CUSTOM_EVENTS.agentEvent) order.push(`step:${data.type}`);
+        else if (event.name === DOCTREE_CUSTOM_EVENTS.toolCall) order.push(`tool:${data.tool_id}`);
+      }
+      const at = (item: string) => order.indexOf(item);
+      expect(at('tool:bm25_node.search')).toBeGreaterThan(at('step:plan'));
+      expect(at('tool:bm25_node.search')).toBeLessThan(at('step:retrieve'));
+      expect(at('tool:reader.answer')).toBeGreaterThan(at('step:retrieve'));
+      expect(at('tool:reader.answer')).toBeLessThan(at('step:finalize'));
+      expect(order[order.length - 1]).toBe('step:finalize');
+    });
+
+    it('an agent that does not report its trace as it goes still gets its tool calls reported, after its steps', async () => {
+      // Passes the steps on, not the trace events.
+      const wrapper = { ask: (question: string, options?: AskOptions) => agent.ask(question, { ...(options?.onEvent ? { onEvent: options.onEvent } : {}) }) };
+      const { handler, seen } = recorder();
+      await new DocTreeRunnable({ agent: wrapper }).invoke(QUESTION, { callbacks: [handler] });
+      await awaitAllCallbacks();
+      const tools = seen.filter((s) => s.name === DOCTREE_CUSTOM_EVENTS.toolCall).map((s) => (s.data as { tool_id: string }).tool_id);
+      expect(tools).toEqual(expect.arrayContaining(['reader.answer', 'judger.verify']));
     });
 
     it('a signal aborted mid-run cancels the question', async () => {

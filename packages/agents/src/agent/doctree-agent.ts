@@ -1,5 +1,5 @@
 import { DOCTREE_ERROR_CODES as ERROR_CODES, DocTreeError, pageFromIndex, redactSecrets } from '@doctree/schema';
-import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, QueryPlanner, QuestionRouter, Reranker, RouterDecision, StrategyPlan, Trace } from '@doctree/schema';
+import type { Answer, AnswerReader, ChatModelClient, Hit, Observation, QueryPlanner, QuestionRouter, Reranker, RouterDecision, StrategyPlan, Trace, TraceEvent } from '@doctree/schema';
 import { detectDomainPack, detectDomainPackInSlices, type CompiledDomainPack, type DomainPackChoice } from '@doctree/toolhub';
 import { analyzeQuery, type DocIndex } from '@doctree/index';
 import { hitScore, needsFromDecision, nodeHit, PageRanker, pageViewFor, ToolHub, TraceRecorder } from '@doctree/toolhub';
@@ -31,6 +31,7 @@ import { createPause } from './cooperative.js';
 import { warmDocument } from './document-warmup.js';
 import { runPlanSteps, type StepOutcome } from './step-runner.js';
 import { runWithLlmTrace, TracedChatClient } from './traced-chat-client.js';
+import { traceListener } from './trace-listener.js';
 
 /** How the agent routes questions (the eval's router ablation, or a router of your own). */
 export type RouterChoice = 'auto' | 'rules' | 'single-template' | QuestionRouter;
@@ -177,6 +178,11 @@ export interface AskOptions {
   maxReplans?: number;
   /** Receives each step of the loop. Must not throw (exceptions are ignored). */
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Receives each event of the question's trace as it is recorded (secrets scrubbed): every tool call with its hits,
+   * LLM call, fusion, packing… while the question runs, not after it. Must not throw (exceptions are ignored).
+   */
+  onTraceEvent?: (event: TraceEvent) => void;
 }
 
 /** Token, call and time accounting of one question. */
@@ -324,7 +330,7 @@ export class DocTreeAgent {
   async ask(question: string, options: AskOptions = {}): Promise<AgentRun> {
     if (typeof question !== 'string' || question.trim() === '') throw new DocTreeError('USAGE', 'the question is empty', { hint: 'Ask a question about the document.' });
     if (question.length > 4000) throw new DocTreeError('USAGE', `the question has ${question.length} characters, more than 4000`, { hint: 'Ask a shorter question.' });
-    const trace = new TraceRecorder({ ...this.#options.trace, secrets: this.#secrets });
+    const trace = new TraceRecorder({ ...this.#options.trace, secrets: this.#secrets, ...traceListener(this.#options.trace?.onRecord, options.onTraceEvent) });
     const budget = this.chat || this.#vision ? { budgetMs: this.#options.llmBudgetMs } : {};
     return runWithLlmTrace(trace, () => this.#loop(question.trim(), trace, options), this.#secrets, budget);
   }
@@ -353,7 +359,7 @@ export class DocTreeAgent {
 
     // 1) Router
     checkCancelled();
-    // The document's domain pack is detected on the first ask (in slices: its lead text can be the whole filing).
+    // The document's domain pack is detected from its first pages on the first ask (in slices, with the question's pause).
     this.#domain ??= await detectDomainPackInSlices(this.index.tree, {}, pause);
     const domain = this.domainPack;
     await pause();
@@ -380,13 +386,6 @@ export class DocTreeAgent {
     const replacing = [...this.#lanes.replace, ...(o.hub?.replace ?? [])];
     // Plans are checked against the data schemas of the cards this ask's ToolHub will hold.
     const cardOutputs = cardOutputsOf([...cards, ...replacing]);
-    let plan = await this.planner.plan(decision, { question, cardOutputs, ...(signal ? { signal } : {}) });
-    const plans: StrategyPlan[] = [plan];
-    this.#recordPlan(trace, plan, 'plan');
-    emit('plan', 0, `${plan.template}: ${plan.stages.map((s) => s.stage).join(' → ')}; steps ${plan.steps.map((s) => s.tool).join(', ') || 'none'}`);
-    this.#failOnLlmError(trace);
-    await pause();
-
     const hub = ToolHub.create({
       index: this.index,
       domain: domain.pack,
@@ -400,8 +399,16 @@ export class DocTreeAgent {
       ...(o.hub?.pack ? { pack: o.hub.pack } : {}),
       ...(o.reranker ? { reranker: o.reranker } : {}),
     });
-    // Lanes are declared by the registry (cards of kind `retrieval`): the built-in ones and any of your own.
+    // Lanes are declared by the registry (cards of kind `retrieval`): the built-in ones and any of your own; the planner
+    // is told them, so a planner of your own need not declare them.
     const retrievalLanes = hub.registry.retrievalLanes();
+    let plan = await this.planner.plan(decision, { question, cardOutputs, retrievalLanes, ...(signal ? { signal } : {}) });
+    const plans: StrategyPlan[] = [plan];
+    this.#recordPlan(trace, plan, 'plan');
+    emit('plan', 0, `${plan.template}: ${plan.stages.map((s) => s.stage).join(' → ')}; steps ${plan.steps.map((s) => s.tool).join(', ') || 'none'}`);
+    this.#failOnLlmError(trace);
+    await pause();
+
     const knownTools = [...new Set([...(this.planner.knownTools ?? PLANNER_TOOL_IDS), ...retrievalLanes])];
     const template = (type: RouterDecision['query_type'], d: RouterDecision): StrategyPlan => this.#templates.template(type, d, question);
 

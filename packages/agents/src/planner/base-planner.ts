@@ -41,8 +41,9 @@ export interface BasePlannerOptions {
    */
   knownTools?: readonly string[];
   /**
-   * Tool ids a plan stage may run as retrieval lanes. Default {@link RETRIEVAL_TOOL_IDS}; the agent adds the lanes of
-   * its registry (cards of kind `retrieval`, e.g. `retrievers` of `DocTreeAgentOptions`). Lanes are known tools too.
+   * Tool ids a plan stage may run as retrieval lanes. Default {@link RETRIEVAL_TOOL_IDS}. Inside an agent there is no
+   * need to declare yours: each `plan` call is given the lanes of the agent's registry (`PlanOptions.retrievalLanes`:
+   * cards of kind `retrieval`, e.g. `retrievers` of `DocTreeAgentOptions`), which count too. Lanes are known tools too.
    */
   retrievalLanes?: readonly string[];
   /**
@@ -104,9 +105,11 @@ export abstract class BasePlanner implements QueryPlanner {
     // The question's analysis travels with the decision through the re-validation.
     const outcome = await this._plan(carryAnalysis(decision, parsed.data), options);
     throwIfCancelled(this.name, options.signal);
+    // The lanes this call's registry holds (the agent passes them) count besides those the planner declares.
+    const lanes = options.retrievalLanes ? [...new Set([...this.#options.retrievalLanes, ...options.retrievalLanes])] : this.#options.retrievalLanes;
     const plan = checkPlan(outcome?.plan, {
-      knownTools: this.#options.knownTools,
-      retrievalLanes: this.#options.retrievalLanes,
+      knownTools: [...new Set([...this.#options.knownTools, ...lanes])],
+      retrievalLanes: lanes,
       planner: this.name,
       ...(options.cardOutputs ?? this.#options.cardOutputs ? { cardOutputs: options.cardOutputs ?? this.#options.cardOutputs } : {}),
     });
@@ -159,8 +162,8 @@ export function checkPlan(value: unknown, options: CheckPlanOptions = {}): Strat
   const known = new Set([...(options.knownTools ?? PLANNER_TOOL_IDS), ...retrieval]);
   const who = options.planner ?? 'plan';
   const code = options.code ?? 'INTERNAL';
-  const fail = (message: string): never => {
-    throw new DocTreeError(code, `${who}: ${message}`);
+  const fail = (message: string, hint?: string): never => {
+    throw new DocTreeError(code, `${who}: ${message}`, hint ? { hint } : {});
   };
   const parsed = StrategyPlanSchema.safeParse(value);
   if (!parsed.success) fail(`invalid plan: ${formatIssues(parsed.error)}`);
@@ -169,8 +172,10 @@ export function checkPlan(value: unknown, options: CheckPlanOptions = {}): Strat
   for (const stage of plan.stages) {
     if (stages.has(stage.stage)) fail(`two stages are named ${stage.stage}`);
     for (const method of stage.methods) {
-      if (!known.has(method)) fail(`stage ${stage.stage} names unknown tool ${method}`);
-      if (!retrieval.has(method)) fail(`stage ${stage.stage} names ${method}, which is not a retrieval lane (lanes: ${[...retrieval].join(', ')})`);
+      if (!retrieval.has(method)) {
+        const what = known.has(method) ? `${method}, which is not a retrieval lane` : `unknown tool ${method}`;
+        fail(`stage ${stage.stage} names ${what} (lanes: ${[...retrieval].join(', ')})`, laneHint(method));
+      }
     }
     if (stage.within !== undefined && !stages.has(stage.within)) fail(`stage ${stage.stage} searches within ${stage.within}, which is not an earlier stage`);
     if (stage.when !== undefined) checkCondition(stage.when, fail);
@@ -199,6 +204,15 @@ export function checkPlan(value: unknown, options: CheckPlanOptions = {}): Strat
   for (const fallback of plan.fallbacks) checkCondition(fallback.condition, fail);
   if (!variables.has(plan.final.answer_var)) fail(`the final answer variable ${plan.final.answer_var} is saved by no step`);
   return plan;
+}
+
+/** How to make `method` a lane a plan stage may name. */
+function laneHint(method: string): string {
+  return (
+    `Register ${method} as a retrieval lane of the agent (DocTreeAgentOptions.retrievers, or a card of kind "retrieval" in hub.cards): ` +
+    `the agent tells its planner the lanes of its registry. Outside an agent, declare it where plans are checked, e.g. ` +
+    `new MyPlanner({ retrievalLanes: [...RETRIEVAL_TOOL_IDS, '${method}'] }) or checkPlan(plan, { retrievalLanes: [...] }).`
+  );
 }
 
 /** Who provides a variable, for messages: the step saving it, or `the loop` for built-in ones. */

@@ -12,6 +12,11 @@ export interface QueryPlanOptions {
    * registry's): a plan's `$VAR.path` references are checked against them when it is built.
    */
   cardOutputs?: ReadonlyMap<string, z.ZodType | undefined>;
+  /**
+   * Tool ids a plan stage may run as retrieval lanes (the agent passes its registry's: cards of kind `retrieval`, your
+   * own included), besides those the planner declares itself.
+   */
+  retrievalLanes?: readonly string[];
 }
 
 /**

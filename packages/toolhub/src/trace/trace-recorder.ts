@@ -16,6 +16,11 @@ export interface TraceRecorderOptions {
    * Default false: `toTrace` validates the whole trace once, which is what every answer pays for.
    */
   validate?: boolean;
+  /**
+   * Called with each event as it is recorded (secrets scrubbed, as stored): the run's tool calls, LLM calls, fusion,
+   * packing… live, while the question runs. Must not throw (exceptions are ignored). Default none.
+   */
+  onRecord?: (event: TraceEvent) => void;
 }
 
 /** Defaults of {@link TraceRecorderOptions}. */
@@ -24,7 +29,7 @@ export const TRACE_RECORDER_DEFAULTS = {
   maxHitsPerEvent: 100,
   now: (): number => performance.now(),
   validate: false,
-} as const satisfies Required<TraceRecorderOptions>;
+} as const satisfies Required<Omit<TraceRecorderOptions, 'onRecord'>>;
 
 /** An event to record: `t_ms` and `attempt` default to now and the recorder's current attempt. */
 export type TraceEventInput = Omit<TraceEvent, 't_ms' | 'attempt'> & Partial<Pick<TraceEvent, 't_ms' | 'attempt'>>;
@@ -92,7 +97,7 @@ const round = (x: number): number => (Number.isFinite(x) ? Math.round(x * 1e6) /
  * ```
  */
 export class TraceRecorder {
-  readonly #options: Required<TraceRecorderOptions>;
+  readonly #options: Required<Omit<TraceRecorderOptions, 'onRecord'>> & Pick<TraceRecorderOptions, 'onRecord'>;
   readonly #events: TraceEvent[] = [];
   readonly #t0: number;
   readonly #startedAt = new Date().toISOString();
@@ -126,6 +131,11 @@ export class TraceRecorder {
       if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace event ${event.type}: ${formatIssues(parsed.error)}`);
     }
     this.#events.push(stamped);
+    try {
+      this.#options.onRecord?.(stamped);
+    } catch {
+      // A listener must not break the question.
+    }
     return stamped;
   }
 
