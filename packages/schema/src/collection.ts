@@ -13,7 +13,7 @@ export const COLLECTION_MANIFEST_FORMAT = 'doctree.collection';
 export const COLLECTION_MANIFEST_VERSION = 1;
 
 /** Metadata fields a document carries for selection filters. */
-export const COLLECTION_METADATA_FIELDS = ['company', 'year', 'form', 'title'] as const;
+export const COLLECTION_METADATA_FIELDS = ['company', 'year', 'form', 'title', 'quarter', 'period_end'] as const;
 /** One of {@link COLLECTION_METADATA_FIELDS}. */
 export type CollectionMetadataField = (typeof COLLECTION_METADATA_FIELDS)[number];
 
@@ -27,8 +27,17 @@ export const CollectionMetadataSchema = z
     year: z.number().int().min(1800).max(2200).optional(),
     form: z.string().min(1).max(60).optional(),
     title: z.string().min(1).max(400).optional(),
+    /** The quarter of its (fiscal) `year` the document covers, for quarterly reports (`Q1`…`Q4`). */
+    quarter: z.enum(['Q1', 'Q2', 'Q3', 'Q4']).optional(),
+    /** Last day of the period the document covers (`YYYY-MM-DD`, e.g. from "for the quarterly period ended …"). */
+    period_end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD').optional(),
     /** Fields set by a person rather than extracted. */
     edited: z.array(z.enum(COLLECTION_METADATA_FIELDS)).default([]),
+    /**
+     * Version of the extraction that set the fields not in `edited` (absent: the first). `sync` extracts the metadata of
+     * documents read by an older one again from their stored text, without rebuilding them.
+     */
+    extractor: z.number().int().positive().optional(),
   })
   .strict();
 export type CollectionMetadata = z.infer<typeof CollectionMetadataSchema>;
@@ -129,6 +138,8 @@ export const CollectionSyncReportSchema = z
     updated: z.array(z.string()),
     removed: z.array(z.string()),
     unchanged: z.array(z.string()),
+    /** Unchanged documents whose metadata was extracted again (a newer extraction; not rebuilt). */
+    metadata_refreshed: z.array(z.string()).optional(),
     failed: z.array(z.object({ doc_id: z.string(), path: z.string(), code: z.string(), message: z.string() }).strict()),
     documents: z.number().int().nonnegative(),
     workers: z.number().int().nonnegative(),

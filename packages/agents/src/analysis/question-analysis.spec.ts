@@ -51,6 +51,11 @@ describe('analyzeQuestion', () => {
     const quarter = analyzeQuestion('What was the churn rate in the third quarter of 2020 on the last page?', { pack: generic, pageCount: 40 });
     expect(quarter.quarter).toBe('Q3');
     expect(quarter.pages).toEqual([40]);
+    // A quarter written with its year gives both, whatever the spelling.
+    for (const q of ['How did churn move in Q32020?', 'How did churn move in 3Q20?', "How did churn move in Q3 FY'20?", 'How did churn move in 2020Q3?']) {
+      const glued = analyzeQuestion(q, { pack: generic });
+      expect([glued.quarter, glued.years]).toEqual(['Q3', [2020]]);
+    }
   });
 
   it('reads spelled-out, listed and ordinal pages and slides, and the page before the last', () => {

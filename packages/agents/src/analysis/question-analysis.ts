@@ -1,7 +1,7 @@
 import { contentWords, findUnits } from '@doctree/index';
 import { builtinDomainPack, conceptQueryTerms, conceptsIn } from '@doctree/toolhub';
 import type { CompiledDomainPack } from '@doctree/toolhub';
-import { YEAR_SOURCE, findPageReferences, findYears, numberWordSource, numberWordValue, ordinalValue, ordinalWordSource } from '@doctree/schema';
+import { YEAR_SOURCE, findPageReferences, numberWordSource, numberWordValue, ordinalValue, ordinalWordSource, yearMentions } from '@doctree/schema';
 import type { AnswerFormat, Operation, PageReferenceOptions, QueryObject, QuestionAnalysis, QuestionDefinition, RouterDecision, YearOptions } from '@doctree/schema';
 
 /**
@@ -101,15 +101,19 @@ function findUnitsInQuestion(question: string): string[] {
 
 /**
  * Years a question asks about: after a period word (`FY2023`, `fiscal year 2023`, `calendar year 2019`, `FY23`),
- * bare years that are not amounts (`2,000 million` is none), and both years of `2018-19` / `2018/19`.
+ * bare years that are not amounts (`2,000 million` is none), both years of `2018-19` / `2018/19`, and the year of a
+ * quarter written with it (`Q2 2023`, `3Q23`, `2023Q2`), which also gives the quarter.
  */
-const QUESTION_YEARS: YearOptions = { prefix: 'period', twoDigit: 'period', boundary: 'amount', ranges: true };
+const QUESTION_YEARS: YearOptions = { prefix: 'period', twoDigit: 'period', boundary: 'amount', ranges: true, quarters: true };
 const QUARTER = new RegExp(`\\b(Q[1-4])\\b|\\b(${ordinalWordSource(4)})\\s+quarter\\b`, 'i');
 
 function findYearsInQuestion(question: string): { years: number[]; quarter?: string } {
-  const quarter = QUARTER.exec(question);
-  const q = quarter ? (quarter[1] ? quarter[1].toUpperCase() : `Q${ordinalValue(quarter[2]!)}`) : undefined;
-  return { years: findYears(question, QUESTION_YEARS), ...(q !== undefined ? { quarter: q } : {}) };
+  const mentions = yearMentions(question, QUESTION_YEARS);
+  const withYear = mentions.find((m) => m.quarter !== undefined)?.quarter;
+  const quarter = withYear === undefined ? QUARTER.exec(question) : null;
+  const q = withYear !== undefined ? `Q${withYear}` : quarter ? (quarter[1] ? quarter[1].toUpperCase() : `Q${ordinalValue(quarter[2]!)}`) : undefined;
+  const years = [...new Set(mentions.map((m) => m.year))].sort((a, b) => a - b);
+  return { years, ...(q !== undefined ? { quarter: q } : {}) };
 }
 
 /** Operation patterns, tested in order; several may match. */

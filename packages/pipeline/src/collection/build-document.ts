@@ -5,7 +5,7 @@ import { ingestFile, ingestLimitsFromConfig } from '@doctree/ingest';
 import { buildDocIndex, INDEX_DIR, INDEX_FILES } from '@doctree/index';
 import type { CollectionMetadata, CollectionSelectionNode, DocSummary, DocTree, DocTreeConfig, DocumentSelectionData, IngestWarning } from '@doctree/schema';
 import type { IndexComponents } from '../index-components.js';
-import { describeDocument, extractMetadata } from './document-metadata.js';
+import { describeDocument, extractMetadata, periodLabel } from './document-metadata.js';
 import { pageIndexToMarkdown, parsePageIndex } from './pageindex.js';
 
 /** Most nodes of one document offered to selection (shallow sections first). */
@@ -103,8 +103,8 @@ export async function buildCollectionDocument(job: CollectionBuildJob, component
   };
 }
 
-/** The first one or two sentences of a summary (at most 200 characters). */
-function firstSentences(text: string): string {
+/** The first one or two sentences of a summary (at most 200 characters): what a document's description quotes. */
+export function firstSentences(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const end = flat.slice(0, 200).search(/[.!?]\s(?=[^.!?]*$)/);
   return end > 40 ? flat.slice(0, end + 1) : flat.slice(0, 200);
@@ -112,7 +112,7 @@ function firstSentences(text: string): string {
 
 /** Profile text of a document: description, metadata and top-level section titles. */
 export function documentProfile(metadata: CollectionMetadata, description: string, topTitles: readonly string[]): string {
-  const facts = [metadata.company, metadata.form, metadata.year !== undefined ? String(metadata.year) : undefined, metadata.title].filter(Boolean);
+  const facts = [metadata.company, metadata.form, periodLabel(metadata), metadata.title].filter(Boolean);
   return [description, facts.join(' '), topTitles.slice(0, PROFILE_TITLES).join(' · ')].filter(Boolean).join('\n');
 }
 

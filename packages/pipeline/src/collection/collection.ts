@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { createChatClient } from '@doctree/agents';
+import { analyzeQuestion, createChatClient } from '@doctree/agents';
 import { DOC_FILES } from '@doctree/ingest';
 import { INDEX_DIR, INDEX_FILES } from '@doctree/index';
 import {
@@ -22,16 +22,18 @@ import {
   type DocSummary,
   type DocTree,
   type DocTreeConfig,
+  type DocumentSelectionData,
   type PageIndexDocument,
 } from '@doctree/schema';
-import { askQuestion, type AskedQuestion } from '../ask-question.js';
+import { openAgent, type AskedQuestion, type OpenedAgent } from '../ask-question.js';
 import { createIndexComponents, type IndexComponents } from '../index-components.js';
-import { documentProfile, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
+import { documentProfile, firstSentences, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
 import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
-import { describeDocument } from './document-metadata.js';
+import { describeDocument, extractMetadata, METADATA_EXTRACTOR_VERSION } from './document-metadata.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { FileCollectionStore } from './file-collection-store.js';
+import { OpenDocumentCache, type OpenDocumentCacheOptions } from './open-document-cache.js';
 import { applyLlmChoice, llmSelectorFor, type LlmDocumentSelector } from './llm-selection.js';
 import { toPageIndex } from './pageindex.js';
 
@@ -45,6 +47,11 @@ export interface CollectionOptions {
   cacheDir?: string;
   /** Ready-made index components (embedder…) for builds in this thread and for questions. */
   components?: Partial<IndexComponents>;
+  /**
+   * Documents kept open between questions of {@link Collection.ask} (the agent over a loaded index), least recently
+   * used first out. Default `OPEN_DOCUMENT_CACHE_DEFAULTS`: 8 documents, 512 MiB of index on disk.
+   */
+  openDocuments?: OpenDocumentCacheOptions;
 }
 
 /** Progress of {@link Collection.sync}. */
@@ -135,6 +142,10 @@ export class Collection {
   private readonly cacheDir: string;
   private readonly given: Partial<IndexComponents>;
   private components: Promise<IndexComponents> | undefined;
+  /** Agents of documents asked recently, per document version folder (a rebuild is another folder). */
+  private readonly opened: OpenDocumentCache<OpenedAgent>;
+  /** Selection profiles read from the store, per document at one build and metadata update. */
+  private readonly profiles = new Map<string, { version: string; data: Pick<DocumentSelectionData, 'profile' | 'profile_vector' | 'embedder_id'> }>();
   private selector: LlmDocumentSelector | null | undefined;
 
   private constructor(dir: string, options: CollectionOptions) {
@@ -143,6 +154,12 @@ export class Collection {
     this.store = options.store ?? new FileCollectionStore(dir, { backend: this.config.index.backend, hnswMinNodes: this.config.index.hnsw_min_vectors });
     this.cacheDir = options.cacheDir ?? join(this.config.data_dir, '.cache');
     this.given = options.components ?? {};
+    this.opened = new OpenDocumentCache(options.openDocuments);
+  }
+
+  /** Documents kept open for questions now ({@link CollectionOptions.openDocuments}) and their index bytes on disk. */
+  get openDocuments(): { documents: number; bytes: number } {
+    return { documents: this.opened.size, bytes: this.opened.bytes };
   }
 
   /** Opens (not yet creates) the collection in `dir`. */
@@ -249,6 +266,8 @@ export class Collection {
       await this.buildAll(manifest, toBuild, report, options, progress);
       report.timings_ms.build = Math.round(performance.now() - t);
       t = performance.now();
+      const refreshed = await this.refreshMetadata(report.unchanged);
+      if (refreshed.length > 0) report.metadata_refreshed = refreshed;
       progress({ stage: 'selection' });
       await this.store.refreshSelectionIndex();
       report.timings_ms.selection = Math.round(performance.now() - t);
@@ -256,6 +275,7 @@ export class Collection {
       report.timings_ms.total = Math.round(performance.now() - started);
       return sortedReport(report);
     } finally {
+      this.forgetOpened();
       await lock.release();
     }
   }
@@ -334,15 +354,43 @@ export class Collection {
         if (!(next['edited'] as string[]).includes(field)) (next['edited'] as string[]).push(field);
       }
       const metadata: CollectionMetadata = parseWith(CollectionMetadataSchema, next, { what: 'metadata' });
-      const summary = await this.readSummary(docId);
-      const description = describeDocument(metadata, summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
-      const data = await this.store.selectionData(docId);
-      const profile = documentProfile(metadata, description, data.nodes.filter((n) => n.level === 1).map((n) => n.title));
-      const [vector] = await (await this.indexComponents()).embedder.embedDocuments([profile]);
-      return await this.store.updateMetadata(docId, { metadata, description, profile: { text: profile, vector: vector! } });
+      return await this.updateDescription(docId, metadata, (summary) => summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
     } finally {
       await lock.release();
     }
+  }
+
+  /**
+   * Extracts again, from their stored text, the metadata of the given documents that an older extraction read
+   * ({@link METADATA_EXTRACTOR_VERSION}); their descriptions and profiles follow. Hand-edited fields are kept. Nothing
+   * is rebuilt. Returns the ids refreshed. Called under the writer lock.
+   */
+  private async refreshMetadata(docIds: readonly string[]): Promise<string[]> {
+    const manifest = await this.requireManifest();
+    const ids = new Set(docIds);
+    const stale = manifest.documents.filter((d) => ids.has(d.doc_id) && (d.metadata.extractor ?? 1) < METADATA_EXTRACTOR_VERSION);
+    const out: string[] = [];
+    for (const row of stale) {
+      let tree: DocTree;
+      try {
+        tree = JSON.parse(await readFile(join(await this.store.documentDir(row.doc_id), DOC_FILES.tree), 'utf8')) as DocTree;
+      } catch {
+        continue; // a document whose tree cannot be read keeps its metadata (a rebuild reads it again)
+      }
+      const metadata = extractMetadata({ filename: basename(row.path), text: tree.text, ...(tree.doc.title ? { title: tree.doc.title } : {}) }, row.metadata);
+      await this.updateDescription(row.doc_id, metadata, (summary) => firstSentences(summary?.description ?? ''));
+      out.push(row.doc_id);
+    }
+    return out;
+  }
+
+  /** Writes a document's metadata with the description and profile they give (the profile embedded again). */
+  private async updateDescription(docId: string, metadata: CollectionMetadata, lead: (summary: DocSummary | undefined) => string): Promise<CollectionDocument> {
+    const description = describeDocument(metadata, lead(await this.readSummary(docId)));
+    const data = await this.store.selectionData(docId);
+    const profile = documentProfile(metadata, description, data.nodes.filter((n) => n.level === 1).map((n) => n.title));
+    const [vector] = await (await this.indexComponents()).embedder.embedDocuments([profile]);
+    return this.store.updateMetadata(docId, { metadata, description, profile: { text: profile, vector: vector! } });
   }
 
   private async readSummary(docId: string): Promise<DocSummary | undefined> {
@@ -368,7 +416,9 @@ export class Collection {
     const candidates = manifest.documents.filter((d) => matchesFilters(d, options.filters ?? {}));
     const embedder = (await this.indexComponents()).embedder;
     const query = await embedder.embedQuery(question);
-    const profiles = await Promise.all(candidates.map(async (row) => ({ row, data: await this.store.selectionData(row.doc_id) })));
+    // The periods the question names, read once by the question analysis (any written form: FY21, Q2 2023, fiscal 2021).
+    const analysis = analyzeQuestion(question);
+    const profiles = await Promise.all(candidates.map(async (row) => ({ row, data: await this.selectionProfile(row) })));
     const ids = new Set(candidates.map((c) => c.doc_id));
     const hits = manifest.embedder?.id === embedder.id ? await this.store.searchNodes(query, SELECTION_NODE_HITS, ids) : [];
     const ranked = rankDocuments(
@@ -376,6 +426,7 @@ export class Collection {
       profiles.map(({ row, data }) => ({ row, profile: data.profile, profileVector: data.embedder_id === embedder.id ? data.profile_vector : new Float32Array(0) })),
       query,
       hits,
+      { years: analysis.years, quarter: analysis.quarter },
     );
     const mode = options.mode ?? 'select';
     const selected = mode === 'all' ? ranked.map((r) => r.doc_id) : ranked.slice(0, Math.max(1, options.maxDocs ?? 1)).map((r) => r.doc_id);
@@ -402,18 +453,43 @@ export class Collection {
     const documents: CollectionDocumentAnswer[] = [];
     for (const docId of asked) {
       options.onDocument?.(docId);
-      const run = await askQuestion(await this.store.documentDir(docId), question, {
-        config: this.config,
-        cacheDir: this.cacheDir,
-        components,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      documents.push({ doc_id: docId, run });
+      documents.push({ doc_id: docId, run: await this.askDocument(docId, question, components, options.signal) });
     }
     const answered = documents.filter((d) => d.run.answer.answer_format !== 'None' && !d.run.answer.abstention);
     const pool = answered.length > 0 ? answered : documents;
     const best = pool.reduce((a, b) => (b.run.answer.confidence > a.run.answer.confidence ? b : a));
     return { question, selection, answer: best.run.answer, doc_id: best.doc_id, documents };
+  }
+
+  /**
+   * Asks one document with its agent kept open between questions: opened (index loaded, agent built) once per version
+   * folder of the document, so a rebuilt document is opened again and an unchanged one is not.
+   */
+  private async askDocument(docId: string, question: string, components: IndexComponents, signal: AbortSignal | undefined): Promise<AskedQuestion> {
+    const dir = await this.store.documentDir(docId);
+    const opened = await this.opened.use(docId, dir, async () => {
+      const value = await openAgent(dir, { config: this.config, cacheDir: this.cacheDir, components });
+      return { value, bytes: await openedBytes(dir) };
+    });
+    const run = await opened.agent.ask(question, signal ? { signal } : {});
+    return { ...run, document: opened.document };
+  }
+
+  /** A document's selection profile, read from the store once per build and metadata update. */
+  private async selectionProfile(row: CollectionDocument): Promise<Pick<DocumentSelectionData, 'profile' | 'profile_vector' | 'embedder_id'>> {
+    const version = `${row.build_id}|${row.updated_at}`;
+    const kept = this.profiles.get(row.doc_id);
+    if (kept?.version === version) return kept.data;
+    const { profile, profile_vector, embedder_id } = await this.store.selectionData(row.doc_id);
+    const data = { profile, profile_vector, embedder_id };
+    this.profiles.set(row.doc_id, { version, data });
+    return data;
+  }
+
+  /** Drops the open documents and profiles (after a sync or import: versions changed, documents went away). */
+  private forgetOpened(): void {
+    this.opened.forget();
+    this.profiles.clear();
   }
 
   /** The PageIndex tree of a document (`{doc_name, doc_description, structure}`, 1-based pages). */
@@ -477,9 +553,19 @@ export class Collection {
       report.timings_ms.total = Math.round(performance.now() - started);
       return report;
     } finally {
+      this.forgetOpened();
       await lock.release();
     }
   }
+}
+
+/** Bytes on disk of what opening a document loads: its tree and its index folder (an estimate of its memory). */
+async function openedBytes(docDir: string): Promise<number> {
+  const size = async (path: string): Promise<number> => (await stat(path).catch(() => undefined))?.size ?? 0;
+  const index = join(docDir, INDEX_DIR);
+  const files = await readdir(index, { recursive: true }).catch(() => [] as string[]);
+  const sizes = await Promise.all([join(docDir, DOC_FILES.tree), ...files.map((f) => join(index, f))].map(size));
+  return sizes.reduce((a, b) => a + b, 0);
 }
 
 /** The report with its id lists in name order (documents land in the order they finish). */

@@ -12,8 +12,10 @@ import type { LlmSelectionRecord } from './llm-selection.js';
  * - node hits: the question's nearest sections over the whole collection (the selection index), scored per document
  *   as DocScore = 1/√(N+1) · Σ node scores over its N hits.
  *
- * Documents are ordered by how much of the metadata the question names they match (company before year before
- * form), then by reciprocal-rank fusion of the three rankings (no weights to tune).
+ * Documents are ordered by how much of the metadata the question names they match (company before period before
+ * form), then by reciprocal-rank fusion of the three rankings (no weights to tune). The question's periods are those of
+ * its one analysis (years in any written form — `FY21`, `fiscal 2021`, `Q2 2023` — and the quarter); a document's
+ * periods are its metadata year, quarter and the year its period ends in.
  */
 
 /** Reciprocal-rank fusion constant (the usual 60). */
@@ -28,6 +30,13 @@ export interface CollectionFilters {
   form?: string;
 }
 
+/** The periods a question names: the years and quarter of its analysis (`analyzeQuestion`). */
+export interface QuestionPeriods {
+  years: readonly number[];
+  /** `Q1`…`Q4`. */
+  quarter?: string | undefined;
+}
+
 /** What selection knows of one candidate. */
 export interface SelectionCandidate {
   row: CollectionDocument;
@@ -40,7 +49,13 @@ export interface SelectionScore {
   doc_id: string;
   /** Metadata fields of the document the question names. */
   metadata: CollectionMetadataField[];
-  /** Company ×4 + year ×2 + form ×1 of the matched fields: the first sort key. */
+  /**
+   * How well the document's period fits the question's ({@link periodFit}): 3 year and quarter, 2 year, 1 year of
+   * another quarter, below 1 a later document of a company the question names (it reports earlier periods as
+   * comparatives; nearer is higher), 0 none.
+   */
+  period: number;
+  /** Company ×100 + period ×10 + form ×1: the first sort key. */
   tier: number;
   /** BM25 of the question over the document profile. */
   lexical: number;
@@ -75,18 +90,50 @@ function words(text: string): Set<string> {
   return new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
 }
 
-/** Metadata fields of `row` the question names. */
-export function namedMetadata(question: string, row: CollectionDocument): CollectionMetadataField[] {
+/** The years that name a document's period: its metadata year and the year its period ends in (`period_end`). */
+export function documentYears(row: CollectionDocument): number[] {
+  const years = new Set<number>();
+  if (row.metadata.year !== undefined) years.add(row.metadata.year);
+  if (row.metadata.period_end !== undefined) years.add(Number(row.metadata.period_end.slice(0, 4)));
+  return [...years].sort((a, b) => a - b);
+}
+
+/**
+ * How well a document's period fits the periods a question names: 3 when a year and the quarter match, 2 when a year
+ * matches (no quarter on one side), 1 when a year matches with another quarter (or the quarter alone, the question
+ * naming no year); for a document whose every year is after the years asked, 1/(1 + gap) halved (a report compares
+ * with earlier periods: the nearest later one holds them most likely); else 0.
+ */
+export function periodFit(periods: QuestionPeriods, row: CollectionDocument): number {
+  const docYears = documentYears(row);
+  const quarter = row.metadata.quarter;
+  if (periods.years.length === 0) return periods.quarter !== undefined && quarter === periods.quarter ? 1 : 0;
+  if (docYears.length === 0) return 0;
+  if (docYears.some((y) => periods.years.includes(y))) {
+    if (periods.quarter === undefined || quarter === undefined) return 2;
+    return quarter === periods.quarter ? 3 : 1;
+  }
+  const gap = Math.min(...docYears) - Math.max(...periods.years);
+  return gap > 0 ? 0.5 / (1 + gap) : 0;
+}
+
+/**
+ * Metadata fields of `row` the question names: company and form from its words, `year` (and `quarter`) when a period
+ * of the question is the document's (`periods`, default none: pass the question analysis's years and quarter).
+ */
+export function namedMetadata(question: string, row: CollectionDocument, periods: QuestionPeriods = { years: [] }): CollectionMetadataField[] {
   const out: CollectionMetadataField[] = [];
   const q = squash(question);
   const qWords = words(question);
-  const { company, year, form } = row.metadata;
+  const { company, form } = row.metadata;
   if (company) {
     const c = squash(company);
     // Short names must be a whole word ("7K"); longer ones may be written with or without spaces.
     if (c.length >= 4 ? q.includes(c) : qWords.has(c)) out.push('company');
   }
-  if (year !== undefined && new RegExp(`(^|[^0-9])${year}([^0-9]|$)`).test(question)) out.push('year');
+  const fit = periodFit(periods, row);
+  if (fit >= 1 && periods.years.length > 0) out.push('year');
+  if (fit === 3 || (fit === 1 && periods.years.length === 0)) out.push('quarter');
   if (form) {
     // A form is matched as a word, with or without its hyphen or a space ("10-K", "10K", "10 K").
     const parts = form.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
@@ -103,11 +150,6 @@ export function matchesFilters(row: CollectionDocument, filters: CollectionFilte
   return true;
 }
 
-const TIER_WEIGHT = new Map<CollectionMetadataField, number>([
-  ['company', 4],
-  ['year', 2],
-  ['form', 1],
-]);
 
 /** BM25 (k1 1.2, b 0.75) of the question's terms over each text. */
 export function bm25Scores(question: string, texts: readonly string[]): number[] {
@@ -164,8 +206,9 @@ function ranks(values: ReadonlyMap<string, number>): Map<string, number> {
  * @param candidates - Documents left after filters, with their profiles.
  * @param queryVector - The question embedded with the collection's embedder.
  * @param nodeHits - Nearest nodes of the selection index.
+ * @param periods - The years and quarter the question names (its analysis); default none.
  */
-export function rankDocuments(question: string, candidates: readonly SelectionCandidate[], queryVector: Float32Array, nodeHits: readonly SelectionNodeHit[]): SelectionScore[] {
+export function rankDocuments(question: string, candidates: readonly SelectionCandidate[], queryVector: Float32Array, nodeHits: readonly SelectionNodeHit[], periods: QuestionPeriods = { years: [] }): SelectionScore[] {
   const lexical = bm25Scores(question, candidates.map((c) => c.profile));
   const nodes = nodeDocScores(nodeHits);
   const lexicalMap = new Map(candidates.map((c, i) => [c.row.doc_id, lexical[i]!]));
@@ -174,12 +217,16 @@ export function rankDocuments(question: string, candidates: readonly SelectionCa
   const rankings = [ranks(lexicalMap), ranks(denseMap), ranks(nodeMap)];
   const scores = candidates.map((c): SelectionScore => {
     const id = c.row.doc_id;
-    const metadata = namedMetadata(question, c.row);
+    const metadata = namedMetadata(question, c.row, periods);
+    // A later report holds the asked period only as its own company's comparatives: that counts for a company named.
+    const fit = periodFit(periods, c.row);
+    const period = fit < 1 && !metadata.includes('company') ? 0 : fit;
     const fused = rankings.reduce((sum, r) => sum + (r.has(id) ? 1 / (SELECTION_RRF_K + r.get(id)!) : 0), 0);
     return {
       doc_id: id,
       metadata,
-      tier: metadata.reduce((n, f) => n + (TIER_WEIGHT.get(f) ?? 0), 0),
+      period,
+      tier: (metadata.includes('company') ? 100 : 0) + 10 * period + (metadata.includes('form') ? 1 : 0),
       lexical: lexicalMap.get(id)!,
       dense: denseMap.get(id)!,
       nodes: nodes.get(id) ?? { score: 0, hits: 0 },

@@ -14,6 +14,12 @@ export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_
 export type { LlmDocumentSelectorOptions, LlmSelectionRecord } from './llm-selection.js';
 export { describeDocument, extractMetadata, metadataFromFilename } from './document-metadata.js';
 export type { MetadataSource } from './document-metadata.js';
+export { documentYears, periodFit } from './document-selection.js';
+export type { QuestionPeriods } from './document-selection.js';
+export { METADATA_EXTRACTOR_VERSION, periodFromText, periodLabel } from './document-metadata.js';
+export type { FilenameMetadata } from './document-metadata.js';
+export { OPEN_DOCUMENT_CACHE_DEFAULTS, OpenDocumentCache } from './open-document-cache.js';
+export type { OpenDocumentCacheOptions, OpenedEntry } from './open-document-cache.js';
 export { PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, toPageIndex } from './pageindex.js';
 export { buildCollectionDocument, MAX_SELECTION_NODES } from './build-document.js';
 export type { CollectionBuildJob, CollectionBuildProgress, CollectionBuildResult } from './build-document.js';

@@ -24,6 +24,28 @@ describe('years', () => {
     expect(findYears('the 2018-21 plan', { ranges: true })).toEqual([2018]);
   });
 
+  it('reads a quarter written with its year as one mention carrying the quarter, only when asked', () => {
+    const read = (text: string): Array<[string, number, number | undefined]> => yearMentions(text, { prefix: 'period', twoDigit: 'period', quarters: true }).map((m) => [m.text, m.year, m.quarter]);
+    expect(read('Q2 2023, Q32022 and Q4\'21')).toEqual([
+      ['Q2 2023', 2023, 2],
+      ['Q32022', 2022, 3],
+      ["Q4'21", 2021, 4],
+    ]);
+    expect(read('Q1 FY24 against 3Q23 and 2Q 2020')).toEqual([
+      ['Q1 FY24', 2024, 1],
+      ['3Q23', 2023, 3],
+      ['2Q 2020', 2020, 2],
+    ]);
+    expect(read('2019Q4 then 2020 Q1')).toEqual([
+      ['2019Q4', 2019, 4],
+      ['2020 Q1', 2020, 1],
+    ]);
+    // Two digits after a space are no year, and there is no fifth quarter.
+    expect(read('Q2 23 units, Q5 2023')).toEqual([['2023', 2023, undefined]]);
+    expect(findYears('Q32022 and 3Q23')).toEqual([]);
+    expect(findYears('Q32022 and 3Q23', { quarters: true })).toEqual([2022, 2023]);
+  });
+
   it('tells years from amounts with the number and amount boundaries', () => {
     const text = 'We paid $2019, sold 2,020 units, kept 2021.5 tonnes and 2022 million, in 2023';
     expect(findYears(text)).toEqual([2019, 2021, 2022, 2023]);

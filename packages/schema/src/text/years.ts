@@ -45,6 +45,11 @@ export interface YearOptions {
   ranges?: boolean;
   /** How a bare year is told from the digits around it (default `word`). */
   boundary?: YearBoundary;
+  /**
+   * A quarter written with its year belongs to the mention, which then carries it (`quarter`): `Q2 2023`, `Q22023`,
+   * `Q2'23`, `Q2 FY23`, `Q2 FY2023`, `2Q23`, `2Q 2023`, `2023Q2`, `2023 Q2`. Off by default.
+   */
+  quarters?: boolean;
 }
 
 /** One year written in a text. */
@@ -57,6 +62,8 @@ export interface YearMention {
   end: number;
   /** The mention as written (`FY 2023`, `2023`, `2018-19` for a range end). */
   text: string;
+  /** The quarter written with the year (`Q2 2023` → 2), with the `quarters` option. */
+  quarter?: number;
 }
 
 const PREFIX_SOURCE: Readonly<Record<Exclude<YearPrefix, 'none'>, string>> = {
@@ -72,15 +79,30 @@ const BOUNDARY_SOURCE: Readonly<Record<YearBoundary, (year: string) => [string, 
   digits: (year) => [`(?<![0-9])(${year})(?![0-9])`, 'g'],
 };
 
-/** Compiled patterns per option set (a handful of option sets exist; patterns are stateless apart from lastIndex). */
-const PATTERNS = new Map<string, { bare: RegExp; prefixed?: RegExp; twoDigit?: RegExp; range?: RegExp }>();
+/**
+ * A quarter and its year (see {@link YearOptions.quarters}): groups 1–2 `Q2 2023` / `Q2'23` / `Q2 FY23`, 3–4 `2Q23` /
+ * `2Q 2023`, 5–6 `2023Q2` / `2023 Q2`. A two-digit year only right after the quarter's `Q`, an apostrophe or `FY`.
+ */
+function quarterSource(year: string): string {
+  const between = `\\s?(?:FY\\s?|')?`;
+  return [
+    `\\bQ([1-4])${between}(${year}|(?<=(?:'|FY\\s?))[0-9]{2})\\b`,
+    `\\b([1-4])Q${between}(${year}|(?<=(?:Q|'|FY\\s?))[0-9]{2})\\b`,
+    `\\b(${year})\\s?Q([1-4])\\b`,
+  ].join('|');
+}
 
-function patternsFor(options: YearOptions): { bare: RegExp; prefixed?: RegExp; twoDigit?: RegExp; range?: RegExp } {
+type YearPatterns = { bare: RegExp; prefixed?: RegExp; twoDigit?: RegExp; range?: RegExp; quarter?: RegExp };
+
+/** Compiled patterns per option set (a handful of option sets exist; patterns are stateless apart from lastIndex). */
+const PATTERNS = new Map<string, YearPatterns>();
+
+function patternsFor(options: YearOptions): YearPatterns {
   const since = options.since ?? 1900;
   const prefix = options.prefix ?? 'none';
   const twoDigit = options.twoDigit ?? false;
   const boundary = options.boundary ?? 'word';
-  const key = `${since}|${prefix}|${twoDigit}|${options.ranges === true}|${boundary}`;
+  const key = `${since}|${prefix}|${twoDigit}|${options.ranges === true}|${boundary}|${options.quarters === true}`;
   const cached = PATTERNS.get(key);
   if (cached) return cached;
   const year = since === 1800 ? YEAR_SINCE_1800_SOURCE : YEAR_SOURCE;
@@ -90,6 +112,7 @@ function patternsFor(options: YearOptions): { bare: RegExp; prefixed?: RegExp; t
     ...(prefix !== 'none' ? { prefixed: new RegExp(`\\b${PREFIX_SOURCE[prefix]}(${year})\\b`, 'gi') } : {}),
     ...(twoDigit !== false ? { twoDigit: new RegExp(`\\b${PREFIX_SOURCE[twoDigit]}([0-9]{2})\\b`, 'gi') } : {}),
     ...(options.ranges === true ? { range: /\b(19|20)([0-9]{2})\s*[-/–]\s*([0-9]{2})\b/g } : {}),
+    ...(options.quarters === true ? { quarter: new RegExp(quarterSource(year), 'gi') } : {}),
   };
   PATTERNS.set(key, compiled);
   return compiled;
@@ -112,7 +135,17 @@ export function yearMentions(text: string, options: YearOptions = {}): YearMenti
   const mention = (m: RegExpMatchArray, year: number): YearMention => ({ year, start: m.index!, end: m.index! + m[0].length, text: m[0] });
   if (patterns.prefixed) for (const m of text.matchAll(patterns.prefixed)) prefixed.push(mention(m, Number(m[1])));
   if (patterns.twoDigit) for (const m of text.matchAll(patterns.twoDigit)) prefixed.push(mention(m, 2000 + Number(m[1])));
-  const inside = (m: YearMention): boolean => prefixed.some((p) => p.start <= m.start && m.end <= p.end);
+  const quarters: YearMention[] = [];
+  if (patterns.quarter) {
+    for (const m of text.matchAll(patterns.quarter)) {
+      const [quarter, year] = m[1] !== undefined ? [m[1], m[2]!] : m[3] !== undefined ? [m[3], m[4]!] : [m[6]!, m[5]!];
+      quarters.push({ ...mention(m, year.length === 2 ? 2000 + Number(year) : Number(year)), quarter: Number(quarter) });
+    }
+  }
+  const within = (m: YearMention, list: readonly YearMention[]): boolean => list.some((p) => p !== m && p.start <= m.start && m.end <= p.end);
+  // A prefixed year inside a quarter's mention (`FY23` of `Q2 FY23`) is that mention.
+  prefixed.splice(0, prefixed.length, ...prefixed.filter((p) => !within(p, quarters)), ...quarters);
+  const inside = (m: YearMention): boolean => within(m, prefixed);
   const out = [...prefixed];
   for (const m of text.matchAll(patterns.bare)) {
     const bare = mention(m, Number(m[1]));
