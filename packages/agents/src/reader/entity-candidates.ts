@@ -1,6 +1,7 @@
 import type { Candidate, EvidenceSet } from './evidence-model.js';
 import { wordTokens } from './text-spans.js';
 import { clip, scoreSentences } from './sentence-scoring.js';
+import { STRICT_TEXT_TYPES, typedSpanCandidates } from './typed-span-candidates.js';
 
 /** Names and descriptive clauses from the best sentences, for questions asking who or what. */
 
@@ -16,7 +17,11 @@ const COPULA = /\b(?:is|was|are|were|named|called|titled|entitled|by|of|to|from|
  * words) instead of stopping at the first preposition.
  */
 export function entityCandidates(evidence: EvidenceSet): Candidate[] {
-  const out: Candidate[] = [];
+  // A short text of a known type (a name, a code, the words an abbreviation stands for): spans of that type only.
+  const typed = typedSpanCandidates(evidence);
+  const out: Candidate[] = [...typed];
+  // Clauses and whole sentences weigh less when the question asks a span of a known type.
+  const untyped = typed.length > 0 && STRICT_TEXT_TYPES.has(evidence.profile.textType ?? '') ? 0.3 : 0;
   const questionStems = new Set(wordTokens(evidence.profile.question).map((t) => t.stem));
   const descriptive = evidence.profile.kind === 'text';
   for (const s of scoreSentences(evidence).slice(0, 5)) {
@@ -66,13 +71,13 @@ export function entityCandidates(evidence: EvidenceSet): Candidate[] {
       out.push({
         answer,
         format: 'Str',
-        score: s.score,
+        score: s.score - untyped,
         support: [clip(s.entry, s.span, { start: s.span.start + extracted.start, end: s.span.start + extracted.end })],
         notes: [`phrase in ${s.entry.observation.node_id}`],
       });
     }
     const whole = clip(s.entry, s.span);
-    out.push({ answer: whole.snippet, format: 'Str', score: s.score - 0.15, support: [whole], notes: [`whole sentence of ${s.entry.observation.node_id}`] });
+    out.push({ answer: whole.snippet, format: 'Str', score: s.score - 0.15 - untyped, support: [whole], notes: [`whole sentence of ${s.entry.observation.node_id}`] });
   }
   return out.sort((a, b) => b.score - a.score).slice(0, 3);
 }

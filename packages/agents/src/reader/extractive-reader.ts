@@ -6,6 +6,7 @@ import { EvidenceSet, type Candidate } from './evidence-model.js';
 import { profileQuestion, type QuestionProfile } from './question-profile.js';
 import { computedValueCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
 import { countObservedCandidates } from './count-observed-candidates.js';
+import { choiceCandidates } from './choice-candidates.js';
 import { dateCandidates } from './date-candidates.js';
 import { entityCandidates } from './entity-candidates.js';
 import { textComputeCandidates } from './text-compute-candidates.js';
@@ -160,6 +161,8 @@ export class ExtractiveReader extends BaseReader {
         return gen(() => listCandidates(evidence));
       case 'entity':
       case 'text': {
+        // A choice question ("A or B?") is answered with one of its options, or not at all.
+        if (profile.choice) return gen(() => choiceCandidates(evidence, profile.choice!));
         // "Name three causes of …": a question that names how many things it wants asks for a list.
         const wanted = profile.formatFromDecision ? undefined : expectedItemCount(profile.question);
         const lists = wanted !== undefined ? (await gen(() => listCandidates(evidence))).filter((c) => Array.isArray(c.answer) && c.answer.length === wanted) : [];

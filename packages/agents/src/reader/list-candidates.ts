@@ -53,9 +53,35 @@ export function splitEnumeration(text: string): string[] {
   // Two items after a lead are joined by "and" ("include A and B"); "either A or B" is a choice, not a list.
   const final = parts.length > 0 ? /^(.*\S)\s+(?:and|or)\s+(\S.*)$/.exec(last) : lead > 0 ? /^(.*\S)\s+and\s+(\S.*)$/.exec(last) : null;
   parts.push(...(final ? [final[1]!, final[2]!] : [last]));
-  return parts
+  const items = parts
     .map((item) => item.replace(/^\s*(?:and|or)\s+/i, '').replace(/^(?:a|an|the)\s+/i, '').replace(/[.;:]+$/, '').trim())
-    .filter((item) => item.length > 0 && item.split(/\s+/).length <= 10);
+    .filter((item) => item.length > 0);
+  return (lead === 0 ? parallelItems(items) : items).filter((item) => item.split(/\s+/).length <= 10);
+}
+
+/**
+ * Items of an enumeration found without a lead are parallel: the sentence's opening ("In 2020, the fund financed A,
+ * B and C") is no item. The first item longer than every later one holds the end of that opening: earlier items are
+ * dropped and it keeps its trailing capitalised words when the later items are capitalised, else as many trailing
+ * words as the longest later item.
+ */
+function parallelItems(items: readonly string[]): string[] {
+  const words = (item: string): string[] => item.split(/\s+/).filter(Boolean);
+  for (let i = 0; i < items.length - 2; i++) {
+    const rest = items.slice(i + 1);
+    const longest = Math.max(...rest.map((r) => words(r).length));
+    const own = words(items[i]!);
+    if (own.length <= longest) continue;
+    const capitalised = rest.filter((r) => /^\p{Lu}/u.test(r)).length * 2 > rest.length;
+    let keep = own.slice(-longest);
+    if (capitalised) {
+      let from = own.length;
+      while (from > 0 && /^\p{Lu}/u.test(own[from - 1]!)) from--;
+      if (from < own.length) keep = own.slice(from);
+    }
+    return [keep.join(' '), ...rest];
+  }
+  return [...items];
 }
 
 /** A run of list lines inside an observation, with the line that introduces it. */

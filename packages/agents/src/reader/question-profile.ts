@@ -1,6 +1,7 @@
 import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
 import { conceptsIn, DEFAULT_CONCEPTS, normalizeLabel, type Concept } from '@doctree/toolhub';
 import { analysisConcepts, analysisFor, analysisPack } from '../analysis/question-analysis.js';
+import { choiceOptions, textAnswerType, type ChoiceOptions, type TextAnswerType } from '../analysis/answer-type.js';
 import type { OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
 import { sentenceSpans, wordTokens } from './text-spans.js';
@@ -54,6 +55,10 @@ export interface QuestionProfile {
   domainConcepts: readonly Concept[];
   /** The pack's outflow row-label pattern (`Purchases of…`), or null when the pack has none. */
   outflowLabel: RegExp | null;
+  /** The options the question names for its answer ("A or B", "before or after"), when it names some. */
+  choice?: ChoiceOptions;
+  /** The type of short text asked (a person, a place, a code…), for text and entity questions. */
+  textType?: TextAnswerType;
 }
 
 /** Question words and generic request words that carry no evidence. */
@@ -183,6 +188,8 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const questionNumbers = new Set(findNumbers(question).map((n) => Math.abs(n.value)));
   for (const y of years) questionNumbers.add(y);
   const format: AnswerFormat = expected && expected !== 'None' ? expected : FORMAT_OF[kind];
+  const choice = kind === 'entity' || kind === 'text' ? choiceOptions(question) : undefined;
+  const textType = kind === 'entity' || kind === 'text' ? textAnswerType(question) : undefined;
   const measure = /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
     question,
@@ -205,6 +212,8 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     pages,
     domainConcepts: concepts === DEFAULT_CONCEPTS ? analysisPack(read).concepts : concepts,
     outflowLabel: analysisPack(read).outflowLabel ?? null,
+    ...(choice ? { choice } : {}),
+    ...(textType ? { textType } : {}),
   };
 }
 

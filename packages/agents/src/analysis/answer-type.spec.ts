@@ -1,0 +1,51 @@
+import { choiceOptions, textAnswerType } from './answer-type.js';
+
+describe('choiceOptions', () => {
+  it('reads the options an instruction quotes, but not a yes/no instruction', () => {
+    expect(choiceOptions("Did the harbour or the airport handle more freight in 2019? Directly answer 'harbour' or 'airport'.")).toMatchObject({
+      options: ['harbour', 'airport'],
+      basis: 'compare',
+      extreme: 'max',
+    });
+    expect(choiceOptions("Does the valve close automatically? Directly answer 'yes' or 'no'.")).toBeUndefined();
+  });
+
+  it('reads a pair of opposite words, with the two things an order question quotes', () => {
+    expect(choiceOptions('In the setup chapter, is "Fill the tank" the step before or after "Connect the hose"?')).toEqual({
+      options: ['before', 'after'],
+      basis: 'order',
+      opposite: true,
+      subjects: ['Fill the tank', 'Connect the hose'],
+    });
+    expect(choiceOptions('Is the error rate of the new sensor higher or lower than the old one?')).toEqual({ options: ['higher', 'lower'], basis: 'compare', opposite: true });
+  });
+
+  it('reads alternatives closing a which-question and alternatives introduced before it', () => {
+    expect(choiceOptions('Which recipe needs more eggs, the lemon tart or the plum cake?')).toMatchObject({ options: ['lemon tart', 'plum cake'], basis: 'compare', extreme: 'max' });
+    expect(choiceOptions('Among the three layers: the base layer, the middle layer, and the top layer, which one is thinnest?')?.options).toEqual(['base layer', 'middle layer', 'top layer']);
+  });
+
+  it('names no options for questions that only mention an "or" inside what they ask', () => {
+    expect(choiceOptions('How many visitors arrived by train or by bus in 2021?')).toBeUndefined();
+    expect(choiceOptions('What share of members are retired or unemployed?')).toBeUndefined();
+    expect(choiceOptions('Who founded the museum?')).toBeUndefined();
+  });
+});
+
+describe('textAnswerType', () => {
+  it('tells the short text a question asks for', () => {
+    expect(textAnswerType('Who designed the east wing of the library?')).toBe('person');
+    expect(textAnswerType('Which agency approved the new runway?')).toBe('organization');
+    expect(textAnswerType('Where was the first prototype assembled?')).toBe('place');
+    expect(textAnswerType('What does the abbreviation KMT stand for?')).toBe('expansion');
+    expect(textAnswerType('What is the fax number of the county office?')).toBe('code');
+    expect(textAnswerType('What is the title of the third chapter?')).toBe('name');
+    expect(textAnswerType('In this manual, what is the name of the cleaning program?')).toBe('name');
+    expect(textAnswerType('What is the main ingredient of the glaze?')).toBe('phrase');
+  });
+
+  it('asks no short text of explanations and descriptions', () => {
+    expect(textAnswerType('Why did the bridge close in 2020?')).toBeUndefined();
+    expect(textAnswerType('Describe the cooling procedure.')).toBeUndefined();
+  });
+});
