@@ -47,6 +47,8 @@ export { reportCommandFailure } from './command/command-failure.js';
 export type { ReportCommandFailureOptions } from './command/command-failure.js';
 export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_SELECTION_SYSTEM_PROMPT, LlmDocumentSelector, llmSelectorFor } from './collection/index.js';
 export type { LlmDocumentSelectorOptions, LlmSelectionRecord } from './collection/index.js';
+export { answerAcrossDocuments, collectionCitations, crossDocumentPlan, crossOperation, formatCrossDocument, PLAN_CROSS_DOCUMENT_DEFAULTS, planCrossDocument, primaryDocument } from './collection/index.js';
+export type { AskPart, CollectionCitation, CrossDocumentAnswer, CrossDocumentCandidate, CrossDocumentOperation, CrossDocumentOutcome, CrossDocumentPart, CrossDocumentPartAnswer, CrossDocumentPlan, PlanCrossDocumentOptions } from './collection/index.js';
 export { acquireFileLock, bm25Scores, buildCollectionDocument, Collection, COLLECTION_FILES, describeDocument, extractMetadata, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore, matchesFilters, MAX_SELECTION_NODES, metadataFromFilename, namedMetadata, nodeDocScores, PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, planChanges, rankDocuments, SCAN_INPUT_DIR_DEFAULTS, scanInputDir, SELECTION_NODE_HITS, SELECTION_RRF_K, toPageIndex } from './collection/index.js';
 export { documentYears, METADATA_EXTRACTOR_VERSION, OPEN_DOCUMENT_CACHE_DEFAULTS, OpenDocumentCache, periodFit, periodFromText, periodLabel } from './collection/index.js';
 export type { FilenameMetadata, OpenDocumentCacheOptions, OpenedEntry, QuestionPeriods } from './collection/index.js';

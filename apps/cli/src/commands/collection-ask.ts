@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '@doctree/index';
-import { describeLlmChoice, type Collection, type CollectionAnswer, type CollectionFilters, type DocumentSelection } from '@doctree/pipeline';
+import { collectionCitations, describeLlmChoice, formatCrossDocument, type Collection, type CollectionAnswer, type CollectionFilters, type DocumentSelection } from '@doctree/pipeline';
 import { assertOutputTarget, escapeControlChars, explainCacheFailure } from '@doctree/pipeline/command';
 import { AnswerSchema, DocTreeError, formatIssues, type DocTreeConfigInput } from '@doctree/schema';
 import { parseCommandArgs } from '../cli-args.js';
@@ -56,6 +56,8 @@ export function collectionAnswerJson(answer: CollectionAnswer, redact: <T>(value
     doc_id: answer.doc_id,
     answer: check(answer.answer),
     selection: answer.selection,
+    citations: collectionCitations(answer),
+    ...(answer.cross ? { cross: answer.cross } : {}),
     documents: answer.documents.map((d) => ({ doc_id: d.doc_id, answer: check(d.run.answer) })),
   };
 }
@@ -126,7 +128,7 @@ async function askOpened(io: CliIo, config: CliConfig, collection: Collection, q
   const json = collectionAnswerJson(answer, config.redact);
   if (trace) {
     const traces = answer.documents.map((d) => ({ doc_id: d.doc_id, trace: config.redact(d.run.answer.trace) }));
-    await writeFileAtomic(trace, `${JSON.stringify({ format: 'doctree.collection-trace', version: 1, question: answer.question, selection: answer.selection, documents: traces }, null, 2)}\n`);
+    await writeFileAtomic(trace, `${JSON.stringify({ format: 'doctree.collection-trace', version: 1, question: answer.question, selection: answer.selection, ...(answer.cross ? { cross: answer.cross, combined: config.redact(answer.answer.trace) } : {}), documents: traces }, null, 2)}\n`);
   }
   if (values.json) {
     io.stdout(`${JSON.stringify(json, null, 2)}\n`);
@@ -134,6 +136,11 @@ async function askOpened(io: CliIo, config: CliConfig, collection: Collection, q
   }
   const chosen = answer.documents.find((d) => d.doc_id === answer.doc_id)!;
   const lines = [...formatSelection(answer.selection), ''];
+  if (answer.cross) {
+    lines.push(...formatCrossDocument(answer.cross, config.redact(answer.answer)));
+    io.stdout(`${escapeControlChars(lines.join('\n'), { keepLayout: true })}\n`);
+    return answer;
+  }
   if (answer.documents.length > 1) {
     lines.push('Answers by document:');
     for (const d of answer.documents) {

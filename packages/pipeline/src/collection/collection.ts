@@ -32,6 +32,7 @@ import { runCollectionBuilds } from './build-pool.js';
 import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
 import { describeDocument, extractMetadata, METADATA_EXTRACTOR_VERSION } from './document-metadata.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
+import { answerAcrossDocuments, crossDocumentPlan, primaryDocument, type CrossDocumentAnswer } from './cross-document.js';
 import { FileCollectionStore } from './file-collection-store.js';
 import { OpenDocumentCache, type OpenDocumentCacheOptions } from './open-document-cache.js';
 import { applyLlmChoice, llmSelectorFor, type LlmDocumentSelector } from './llm-selection.js';
@@ -100,6 +101,8 @@ export interface CollectionAskOptions extends CollectionSelectOptions {
   signal?: AbortSignal;
   /** Told of each document as it is asked. */
   onDocument?: (docId: string) => void;
+  /** Split a question that names several documents' subjects into parts and combine their answers. Default true. */
+  crossDocument?: boolean;
 }
 
 /** One document's answer to a collection question. */
@@ -118,6 +121,8 @@ export interface CollectionAnswer {
   doc_id: string;
   /** Every asked document's run, in selection order. */
   documents: CollectionDocumentAnswer[];
+  /** The parts, their citations (document id + page) and the computation, when the answer combines several documents. */
+  cross?: CrossDocumentAnswer;
 }
 
 const now = (): string => new Date().toISOString();
@@ -450,6 +455,14 @@ export class Collection {
     const asked = selection.selected.slice(0, selection.mode === 'all' ? (options.maxAll ?? 10) : undefined);
     if (asked.length === 0) throw new DocTreeError('USAGE', 'no document matches the filters', { file: this.dir, hint: 'Loosen --where, or list the documents with `doctree collection status`.' });
     const components = await this.indexComponents();
+    const plan = options.crossDocument === false ? undefined : crossDocumentPlan(question, selection, (await this.requireManifest()).documents);
+    if (plan) {
+      const outcome = await answerAcrossDocuments(question, plan, async (docId, part) => {
+        options.onDocument?.(docId);
+        return this.askDocument(docId, part, components, options.signal);
+      });
+      return { question, selection: { ...selection, selected: plan.parts.map((p) => p.doc_id) }, answer: outcome.answer, doc_id: primaryDocument(plan, selection), documents: outcome.runs, cross: outcome.cross };
+    }
     const documents: CollectionDocumentAnswer[] = [];
     for (const docId of asked) {
       options.onDocument?.(docId);

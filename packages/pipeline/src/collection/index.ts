@@ -12,6 +12,8 @@ export { bm25Scores, matchesFilters, namedMetadata, nodeDocScores, rankDocuments
 export type { CollectionFilters, DocumentSelection, SelectionCandidate, SelectionScore } from './document-selection.js';
 export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_SELECTION_SYSTEM_PROMPT, LlmDocumentSelector, llmSelectorFor } from './llm-selection.js';
 export type { LlmDocumentSelectorOptions, LlmSelectionRecord } from './llm-selection.js';
+export { answerAcrossDocuments, collectionCitations, crossDocumentPlan, crossOperation, formatCrossDocument, PLAN_CROSS_DOCUMENT_DEFAULTS, planCrossDocument, primaryDocument } from './cross-document.js';
+export type { AskPart, CollectionCitation, CrossDocumentAnswer, CrossDocumentCandidate, CrossDocumentOperation, CrossDocumentOutcome, CrossDocumentPart, CrossDocumentPartAnswer, CrossDocumentPlan, PlanCrossDocumentOptions } from './cross-document.js';
 export { describeDocument, extractMetadata, metadataFromFilename } from './document-metadata.js';
 export type { MetadataSource } from './document-metadata.js';
 export { documentYears, periodFit } from './document-selection.js';
