@@ -1,4 +1,4 @@
-import { choiceOptions, textAnswerType } from './answer-type.js';
+import { choiceOptions, ordinalItem, textAnswerType } from './answer-type.js';
 
 describe('choiceOptions', () => {
   it('reads the options an instruction quotes, but not a yes/no instruction', () => {
@@ -47,5 +47,21 @@ describe('textAnswerType', () => {
   it('asks no short text of explanations and descriptions', () => {
     expect(textAnswerType('Why did the bridge close in 2020?')).toBeUndefined();
     expect(textAnswerType('Describe the cooling procedure.')).toBeUndefined();
+  });
+});
+
+describe('ordinalItem', () => {
+  it('reads the position of a list item the question asks, counted from the start or the end', () => {
+    expect(ordinalItem('What is the third step of the descaling procedure?')).toEqual({ position: 3, fromEnd: false, noun: 'step' });
+    expect(ordinalItem('Under "Storage", what is the 2nd rule?')).toEqual({ position: 2, fromEnd: false, noun: 'rule' });
+    expect(ordinalItem('What is the last tip in the travel section?')).toEqual({ position: 1, fromEnd: true, noun: 'tip' });
+  });
+
+  it('reads no list item from pages, figures, periods, dates or enumerations of ordinals', () => {
+    expect(ordinalItem('What is shown on the second page?')).toBeUndefined();
+    expect(ordinalItem('What does the first figure show?')).toBeUndefined();
+    expect(ordinalItem('What was revenue in the second quarter?')).toBeUndefined();
+    expect(ordinalItem('What was announced on 1st March 2021?')).toBeUndefined();
+    expect(ordinalItem('What were the sales for the first and second plants respectively?')).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { ordinalValue, ordinalWordSource } from '@doctree/schema';
 import { askingSentence } from './question-analysis.js';
 
 /**
@@ -163,4 +164,47 @@ export function textAnswerType(question: string): TextAnswerType | undefined {
   if (/\b(?:what|which)\s+(?:is|was|are|were)\s+(?:the\s+)?(?:name|title|heading)s?\b|\bname\s+of\s+the\b|\bwhat\s+is\s+\w+\s+called\b|\bcalled\s*\?|\bnamed\s*\?/.test(q)) return 'name';
   if (/^\s*(?:what|which)\b/.test(q)) return 'phrase';
   return undefined;
+}
+
+/** An item asked by its position in a list ("the second bullet point", "the 3rd objective", "the last step"). */
+export interface OrdinalItem {
+  /** 1-based position; with `fromEnd`, counted from the end (1 = the last). */
+  position: number;
+  fromEnd: boolean;
+  /** The word naming what is listed (`point`, `objective`, `step`). */
+  noun: string;
+}
+
+/** Things a question names by position that are not list items (pages, figures, periods). */
+const NOT_ITEMS = /^(?:page|pages|slide|slides|figure|figures|fig|table|tables|chart|charts|image|picture|photo|chapter|section|part|appendix|year|years|quarter|half|month|week|day|time|place|paragraph|column|author|edition|volume|row|rows)$/i;
+
+const FUNCTION_WORD = /^(?:and|or|as|of|for|in|on|to|at|by|with|the|a|an|is|are|was|were|be|that|which|than|time|times)$/i;
+
+const ORDINAL_ITEM = new RegExp(`\\b(?:the\\s+)?(${ordinalWordSource(20)}|[0-9]{1,2}(?:st|nd|rd|th)|last|final)\\s+((?:[a-z][\\w-]*\\s+){0,2}?[a-z][\\w-]*)\\b`, 'i');
+
+/**
+ * The list item a question asks by its position ("What is the second bullet point under Safety?"), or undefined:
+ * an ordinal (`second`, `2nd`, `last`) before up to three words naming what is listed, not a page, figure, table or
+ * period. Only for questions asking "what" or "which".
+ *
+ * @example
+ * ```ts
+ * ordinalItem('What is the third step of the descaling procedure?'); // { position: 3, fromEnd: false, noun: 'step' }
+ * ```
+ */
+export function ordinalItem(question: string): OrdinalItem | undefined {
+  const asking = askingSentence(question);
+  if (!/\b(?:what|which)\b/i.test(asking)) return undefined;
+  const m = ORDINAL_ITEM.exec(asking);
+  if (!m) return undefined;
+  const words = m[2]!.split(/\s+/);
+  // What is listed: the last word before a preposition ("second bullet point for safety" → point).
+  const stop = words.findIndex((w) => /^(?:of|for|in|on|under|from|to|at|by|with|that|which|is|are|was|were)$/i.test(w));
+  const noun = (stop > 0 ? words.slice(0, stop) : stop === 0 ? [] : words).pop();
+  // A function word ("the first and second …") or a name ("1st July") lists nothing.
+  if (!noun || NOT_ITEMS.test(noun) || FUNCTION_WORD.test(noun) || (/^\p{Lu}\p{Ll}/u.test(noun) && asking !== asking.toUpperCase())) return undefined;
+  const word = m[1]!.toLowerCase();
+  if (word === 'last' || word === 'final') return { position: 1, fromEnd: true, noun };
+  const position = ordinalValue(word);
+  return position !== undefined && position >= 1 ? { position, fromEnd: false, noun } : undefined;
 }

@@ -2,6 +2,7 @@ import type { Candidate, EvidenceSet } from './evidence-model.js';
 import { wordTokens } from './text-spans.js';
 import { clip, scoreSentences } from './sentence-scoring.js';
 import { STRICT_TEXT_TYPES, typedSpanCandidates } from './typed-span-candidates.js';
+import { ordinalItemCandidates } from './list-candidates.js';
 
 /** Names and descriptive clauses from the best sentences, for questions asking who or what. */
 
@@ -19,9 +20,11 @@ const COPULA = /\b(?:is|was|are|were|named|called|titled|entitled|by|of|to|from|
 export function entityCandidates(evidence: EvidenceSet): Candidate[] {
   // A short text of a known type (a name, a code, the words an abbreviation stands for): spans of that type only.
   const typed = typedSpanCandidates(evidence);
-  const out: Candidate[] = [...typed];
-  // Clauses and whole sentences weigh less when the question asks a span of a known type.
-  const untyped = typed.length > 0 && STRICT_TEXT_TYPES.has(evidence.profile.textType ?? '') ? 0.3 : 0;
+  // The item a question asks by its position ("the second step") in the lists of the evidence.
+  const items = ordinalItemCandidates(evidence);
+  const out: Candidate[] = [...typed, ...items];
+  // Clauses and whole sentences weigh less when the question asks a span of a known type or a list item.
+  const untyped = items.length > 0 || (typed.length > 0 && STRICT_TEXT_TYPES.has(evidence.profile.textType ?? '')) ? 0.3 : 0;
   const questionStems = new Set(wordTokens(evidence.profile.question).map((t) => t.stem));
   const descriptive = evidence.profile.kind === 'text';
   for (const s of scoreSentences(evidence).slice(0, 5)) {

@@ -71,4 +71,28 @@ describe('list answers', () => {
     expect(result).toMatchObject({ answer: ['4.1', '5.3'], answer_format: 'List' });
     expect(result.support).toHaveLength(2);
   });
+
+  it('answers the list item a question asks by its position, from the list under the heading it names', async () => {
+    const storage = section('s_2', 'Keep the jars in a cool, dry place.\nClose the lid after each use.\nDo not freeze the contents.', ['4 Care', '4.2 Storage'], 9);
+    const cleaning = section('s_3', 'Rinse the jars with warm water.\nDry them with a soft cloth.\nDo not use abrasive cleaners.', ['4 Care', '4.1 Cleaning'], 9);
+    const storageList = { ...storage, modality: 'list' as const };
+    const cleaningList = { ...cleaning, modality: 'list' as const };
+    const second = await reader.read({ question: 'What is the second rule for storage?', observations: [cleaningList, storageList] });
+    expect(second).toMatchObject({ answer: 'Close the lid after each use.', answer_format: 'Str' });
+    expect(supportMatches(second.support[0]!, storageList)).toBe(true);
+    const last = await reader.read({ question: 'What is the last rule for cleaning?', observations: [storageList, cleaningList] });
+    expect(last.answer).toBe('Do not use abrasive cleaners.');
+    // A list shorter than the position asked gives no item.
+    const tenth = await reader.read({ question: 'What is the tenth rule for storage?', observations: [storageList] });
+    expect(tenth.answer).not.toBe('Do not freeze the contents.');
+  });
+
+  it('keeps an enumeration without a lead to parallel items, not the opening of its sentence', () => {
+    expect(splitEnumeration('In 2020, the regional fund financed Harbour Repairs, School Meals, Rural Broadband and Flood Defences.')).toEqual([
+      'Harbour Repairs',
+      'School Meals',
+      'Rural Broadband',
+      'Flood Defences',
+    ]);
+  });
 });

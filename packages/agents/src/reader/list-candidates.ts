@@ -143,6 +143,37 @@ function listGroups(entry: EvidenceEntry): ListGroup[] {
   return marked.length >= 2 ? [{ lines: marked, lead: '' }] : [];
 }
 
+/**
+ * The item a question asks by its position ("the second point under Safety"): that item of each list (bulleted,
+ * numbered or a list observation) whose section covers the question's terms, scored by that cover.
+ */
+export function ordinalItemCandidates(evidence: EvidenceSet): Candidate[] {
+  const asked = evidence.profile.ordinal;
+  if (!asked) return [];
+  const out: Candidate[] = [];
+  for (const entry of evidence.entries) {
+    if (entry.observation.payload.kind !== 'text') continue;
+    const headings = entry.observation.payload.heading_path.join(' \n ');
+    for (const group of listGroups(entry)) {
+      const count = group.lines.length;
+      if (count < Math.max(2, asked.position)) continue;
+      const line = group.lines[asked.fromEnd ? count - asked.position : asked.position - 1]!;
+      const cov = evidence.coverage(`${headings}\n${group.lead}\n${entry.text.text}`);
+      if (cov.primary <= 0) continue;
+      // The list's own title (its nearest heading, its introducing line) naming the question's terms counts most.
+      const title = evidence.coverage(`${entry.observation.payload.heading_path.at(-1) ?? ''}\n${group.lead}`).score;
+      out.push({
+        answer: line.item,
+        format: 'Str',
+        score: cov.score + 0.5 * title + 0.1 - 0.01 * entry.rank,
+        support: [supportFor(entry.observation, line.start, line.end, entry.text)],
+        notes: [`item ${asked.fromEnd ? `${asked.position} from the end` : asked.position} of ${count} of a list in ${entry.observation.node_id}`],
+      });
+    }
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, 3);
+}
+
 /** What a list gains per share of the question's terms its introducing line names. */
 const LEAD_WEIGHT = 0.1;
 

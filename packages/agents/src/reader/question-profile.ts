@@ -1,7 +1,7 @@
 import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
 import { conceptsIn, DEFAULT_CONCEPTS, normalizeLabel, type Concept } from '@doctree/toolhub';
 import { analysisConcepts, analysisFor, analysisPack } from '../analysis/question-analysis.js';
-import { choiceOptions, textAnswerType, type ChoiceOptions, type TextAnswerType } from '../analysis/answer-type.js';
+import { choiceOptions, ordinalItem, textAnswerType, type ChoiceOptions, type OrdinalItem, type TextAnswerType } from '../analysis/answer-type.js';
 import type { OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
 import { sentenceSpans, wordTokens } from './text-spans.js';
@@ -59,6 +59,8 @@ export interface QuestionProfile {
   choice?: ChoiceOptions;
   /** The type of short text asked (a person, a place, a code…), for text and entity questions. */
   textType?: TextAnswerType;
+  /** The list item asked by its position ("the second step"), for text and entity questions. */
+  ordinal?: OrdinalItem;
 }
 
 /** Question words and generic request words that carry no evidence. */
@@ -190,6 +192,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const format: AnswerFormat = expected && expected !== 'None' ? expected : FORMAT_OF[kind];
   const choice = kind === 'entity' || kind === 'text' ? choiceOptions(question) : undefined;
   const textType = kind === 'entity' || kind === 'text' ? textAnswerType(question) : undefined;
+  const ordinal = kind === 'entity' || kind === 'text' ? ordinalItem(question) : undefined;
   const measure = /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
     question,
@@ -214,6 +217,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     outflowLabel: analysisPack(read).outflowLabel ?? null,
     ...(choice ? { choice } : {}),
     ...(textType ? { textType } : {}),
+    ...(ordinal ? { ordinal } : {}),
   };
 }
 
