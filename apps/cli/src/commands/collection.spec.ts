@@ -44,7 +44,7 @@ describe('doctree collection', () => {
     await cli('collection', 'ingest', '--input-dir', 'in', '--collection-dir', 'col');
     const set = await cli('collection', 'meta', 'set', 'birch_2022_10k', 'company=Birch Scientific', 'year=', '--collection-dir', 'col', '--json');
     expect(set.status).toBe(0);
-    expect(JSON.parse(set.out).metadata).toEqual({ company: 'Birch Scientific', form: '10-K', title: 'Birch Labs Annual Report 2022', edited: ['company', 'year'] });
+    expect(JSON.parse(set.out).metadata).toEqual({ company: 'Birch Scientific', form: '10-K', title: 'Birch Labs Annual Report 2022', edited: ['company', 'year'], extractor: expect.any(Number) });
     const asked = await cli('ask', '--collection-dir', 'col', 'How much cash did Birch Scientific hold?');
     expect(asked.status).toBe(0);
     expect(asked.out).toMatch(/Selection \(select\)/);
