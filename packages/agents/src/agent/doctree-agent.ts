@@ -456,7 +456,7 @@ export class DocTreeAgent {
         ['candidates', retrieval.candidates],
         ['pack', retrieval.pack],
       ]);
-      const steps = await runPlanSteps({ hub, plan, variables, ...(signal ? { signal } : {}) });
+      const steps = await runPlanSteps({ hub, plan, variables, ...(signal ? { signal } : {}), pause });
       await pause();
       emit('steps', attempt, steps.outcomes.map((s) => `${s.step_id} ${s.tool} ${s.status}`).join(', ') || 'no steps');
 
@@ -544,14 +544,11 @@ export class DocTreeAgent {
     await pause();
     const calibration = this.#calibrate(question, decision, kept, pageRanking, trace);
     const llm = llmTotals(trace);
-    const finalized = finalizeAnswer(
-      {
-        read: kept.read.result,
-        ...(kept.verdict ? { verdict: kept.verdict } : {}),
-        trace: trace.toTrace({ doc_id: this.index.tree.doc.doc_id, question, mode: this.mode, llm: llm.totals }),
-      },
-      o.finalize ?? {},
-    );
+    await pause();
+    // The trace is validated event by event between pauses (a long one is a few hundred events).
+    const traced = await trace.toTraceInSlices({ doc_id: this.index.tree.doc.doc_id, question, mode: this.mode, llm: llm.totals }, pause);
+    await pause();
+    const finalized = finalizeAnswer({ read: kept.read.result, ...(kept.verdict ? { verdict: kept.verdict } : {}), trace: traced }, o.finalize ?? {});
     // `lacks` mode changes only the answers it declines; `record` changes none.
     const mode = this.#calibrator?.mode;
     const answer = calibration && (mode === 'apply' || (mode === 'lacks' && calibration.refused)) ? calibratedAnswer(finalized, calibration) : finalized;

@@ -13,6 +13,11 @@ export interface RunPlanStepsOptions {
   /** Steps whose tool is listed here are not run (e.g. the agent runs the reader itself). Default none. */
   skipTools?: ReadonlySet<string>;
   signal?: AbortSignal;
+  /**
+   * Awaited before each step (the agent's cooperative pause: yields to the event loop after a few ms of work and throws
+   * `CANCELLED` once the signal aborts), so extraction, computation, reading and judging are separate stretches. Default none.
+   */
+  pause?: () => Promise<void>;
 }
 
 /** What happened to one step. */
@@ -71,6 +76,7 @@ export async function runPlanSteps(options: RunPlanStepsOptions): Promise<PlanSt
     if (step.tool.startsWith('vlm.')) flags.add('visual_low_conf');
   };
   for (const step of plan.steps) {
+    await options.pause?.();
     if (options.signal?.aborted) break;
     if (options.skipTools?.has(step.tool)) continue;
     const terminal = TERMINAL_TOOLS.has(step.tool);

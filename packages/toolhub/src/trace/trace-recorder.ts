@@ -155,8 +155,34 @@ export class TraceRecorder {
    * @throws DocTreeError `INTERNAL` when the assembled trace does not match `TraceSchema`.
    */
   toTrace(meta: TraceMeta): Trace {
-    // Events were scrubbed when recorded; only the meta fields are scrubbed here.
-    const head = redactSecrets(
+    const parsed = TraceSchema.safeParse({ ...this.#head(meta), events: [...this.#events] });
+    if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace: ${formatIssues(parsed.error)}`);
+    return parsed.data;
+  }
+
+  /**
+   * {@link toTrace} with `await pause()` between the events it validates (a cooperative checkpoint such as the agent's
+   * `createPause`, which yields to the event loop every few ms and throws `CANCELLED` once the question's signal
+   * aborts): the same trace, without validating a few hundred events in one blocking stretch.
+   *
+   * @throws DocTreeError `INTERNAL` naming the first invalid event (a caller bug), or the error of `pause`.
+   */
+  async toTraceInSlices(meta: TraceMeta, pause: () => Promise<void>): Promise<Trace> {
+    const events: TraceEvent[] = [];
+    for (const [i, event] of [...this.#events].entries()) {
+      const parsed = TraceEventSchema.safeParse(event);
+      if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace: events.${i}: ${formatIssues(parsed.error)}`);
+      events.push(parsed.data);
+      await pause();
+    }
+    const head = TraceSchema.safeParse({ ...this.#head(meta), events: [] });
+    if (!head.success) throw new DocTreeError('INTERNAL', `invalid trace: ${formatIssues(head.error)}`);
+    return { ...head.data, events };
+  }
+
+  /** The trace's fields besides its events (the meta fields scrubbed: events were scrubbed when recorded). */
+  #head(meta: TraceMeta): Omit<Trace, 'events'> {
+    return redactSecrets(
       {
         format: 'doctree.trace' as const,
         version: 1 as const,
@@ -170,9 +196,6 @@ export class TraceRecorder {
       },
       this.#options.secrets,
     );
-    const parsed = TraceSchema.safeParse({ ...head, events: [...this.#events] });
-    if (!parsed.success) throw new DocTreeError('INTERNAL', `invalid trace: ${formatIssues(parsed.error)}`);
-    return parsed.data;
   }
 
   #llmTotals(): Trace['llm'] {
