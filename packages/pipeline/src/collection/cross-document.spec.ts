@@ -65,6 +65,10 @@ describe('cross-document answers', () => {
     // One subject: no parts.
     expect(planCrossDocument('What was the revenue of Harbor Tools in 2022?', candidates)).toBeUndefined();
     expect(planCrossDocument('What was the revenue in 2022?', candidates)).toBeUndefined();
+    // Years across filings of different forms (an annual report and a current report): not split.
+    const current = { row: { ...rows.find((r) => r.doc_id === 'harbor_2021_10k')!, doc_id: 'harbor_2021_8k', metadata: { ...rows.find((r) => r.doc_id === 'harbor_2021_10k')!.metadata, form: '8-K' } } };
+    const mixed = [...candidates.filter((c) => c.row.doc_id !== 'harbor_2021_10k'), current];
+    expect(planCrossDocument('What was the percent change in the revenue of Harbor Tools from 2021 to 2022?', mixed)).toBeUndefined();
     // Two years but of different companies and no company named: not split.
     expect(planCrossDocument('How did revenue change from 2021 to 2022?', candidates)).toBeUndefined();
   });

@@ -8,7 +8,7 @@ import { namedMetadata, type DocumentSelection } from './document-selection.js';
 /**
  * Cross-document answers: a question that names the subjects of several documents — two companies ("compare X of A
  * and B"), or two years of one company ("how did X change from 2021 to 2022" over its 2021 and 2022 reports) — is
- * split into parts, one per subject. Which document answers a part comes from the metadata the part names (company or
+ * split into parts, one per subject (years only across filings of one form). Which document answers a part comes from the metadata the part names (company or
  * year, as document selection reads them). Each document is asked its part (the line item of the question at the
  * part's period), and the answers are combined: each part's value with its citations (document id and page), and, when
  * the question asks for a difference, ratio, change, sum or which is larger, the computation over the parts — the
@@ -180,7 +180,11 @@ export function planCrossDocument(question: string, candidates: readonly CrossDo
     groups.sort((a, b) => a.at - b.at || (a.label < b.label ? -1 : 1));
   } else {
     const company = [...byCompany.keys()][0];
-    const dated = named.filter((n) => n.year && (company === undefined ? true : n.company && squash(n.row.metadata.company ?? '') === company));
+    const sameCompany = named.filter((n) => n.year && (company === undefined ? true : n.company && squash(n.row.metadata.company ?? '') === company));
+    // Years compare like with like: the filings of the best-ranked dated document's form (an annual report is not
+    // compared with a current report or a quarterly one).
+    const form = sameCompany[0]?.row.metadata.form;
+    const dated = form === undefined ? sameCompany : sameCompany.filter((n) => (n.row.metadata.form ?? form) === form);
     // Without a company named, years split the question only when every dated document is of one company.
     if (company === undefined && new Set(dated.map((n) => squash(n.row.metadata.company ?? ''))).size !== 1) return undefined;
     if (company === undefined && dated.some((n) => !n.row.metadata.company)) return undefined;
