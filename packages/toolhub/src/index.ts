@@ -36,6 +36,8 @@ export { EXPAND_DEFAULTS, expandHits } from './structure/structure-expand.js';
 export type { ExpandOptions, ExpansionKind, StructureExpandArgs, StructureExpandData } from './structure/structure-expand.js';
 export type { ChildInfo, StructureChildrenArgs, StructureChildrenData } from './structure/structure-children.js';
 export type { FigureFinderArgs, FigureFinderData, FigureRegion } from './structure/figure-finder.js';
+export { COUNTED_OBJECTS, StructureCountArgsSchema, StructureCountDataSchema } from './structure/structure-count.js';
+export type { CountedItem, StructureCountArgs, StructureCountData } from './structure/structure-count.js';
 export { RRF_DEFAULTS, WEIGHTED_FUSION_WEIGHTS, reciprocalRankFusion, weightedFusion } from './fusion/reciprocal-rank-fusion.js';
 export type { LaneRank, RrfOptions, WeightedFusionOptions } from './fusion/reciprocal-rank-fusion.js';
 export {

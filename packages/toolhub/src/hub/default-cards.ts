@@ -8,12 +8,13 @@ import { ToolRegistry, type AnyToolCard } from '../registry/tool-registry.js';
 import { bm25NodeSearchCard, chartIndexSearchCard, denseSearchCard, pageLocatorCard, tableIndexSearchCard } from '../retrieval/retrieval-cards.js';
 import { figureFinderCard } from '../structure/figure-finder.js';
 import { structureChildrenCard } from '../structure/structure-children.js';
+import { structureCountCard } from '../structure/structure-count.js';
 import { structureExpandCard } from '../structure/structure-expand.js';
 
 /**
  * The ToolHub's own cards, in registry order: retrieval lanes (`bm25_node.search`, `dense.search`,
  * `table_index.search`, `chart_index.search`, `page_locator.locate`, `figure_finder.find_regions`), structure
- * (`structure.expand`, `structure.children`), packing (`pack.mmr_knapsack`), extraction (`extract.column`,
+ * (`structure.expand`, `structure.children`, `structure.count`), packing (`pack.mmr_knapsack`), extraction (`extract.column`,
  * `extract.heading_first`), `compute.eval` and the optional `rank.llm`. Reader, judger and vision cards live in
  * `@doctree/agents` and are registered on top.
  */
@@ -26,6 +27,7 @@ export const DEFAULT_TOOL_CARDS: readonly AnyToolCard<ToolContext>[] = [
   figureFinderCard,
   structureExpandCard,
   structureChildrenCard,
+  structureCountCard,
   packMmrKnapsackCard,
   extractColumnCard,
   extractHeadingFirstCard,

@@ -30,6 +30,7 @@ describe('ToolHub', () => {
       'figure_finder.find_regions',
       'structure.expand',
       'structure.children',
+      'structure.count',
       'pack.mmr_knapsack',
       'extract.column',
       'extract.heading_first',
