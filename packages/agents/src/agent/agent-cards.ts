@@ -10,6 +10,8 @@ import { fenceData } from '../llm/prompt-fence.js';
 import { PdfRegionRenderer, type RegionRenderer } from '../observer/page-region-renderer.js';
 import { observationText, supportFor } from '../reader/observation-text.js';
 import { profileQuestion } from '../reader/question-profile.js';
+import { countAnalysis, singularNoun } from '../analysis/count-analysis.js';
+import { analysisFor } from '../analysis/question-analysis.js';
 import { hitsOf } from './plan-variables.js';
 
 /** One read made by the `reader.answer` card: the result and the observations it read. */
@@ -245,7 +247,10 @@ function countAnswer(question: string, decision: RouterDecision | undefined, com
   const display = c.display_value;
   if (c.operation !== 'count' || typeof display !== 'number' || !Number.isInteger(display) || display < 0) return undefined;
   const profile = profileQuestion(question, decision);
-  if (profile.kind !== 'count' || profile.countTarget === undefined) return undefined;
+  // Figures / tables / charts the profile names, or any document object the count analysis names (headings, pages).
+  const counts = countAnalysis(analysisFor(question, decision));
+  const what = counts?.object !== undefined ? (counts.perPage ? 'page' : singularNoun(counts.noun)) : profile.countTarget;
+  if (profile.kind !== 'count' || what === undefined) return undefined;
   // Cite the counted nodes' document text (captions, table rows) only: an uncaptioned figure is counted, not quoted.
   const support = counted.flatMap((o) => {
     const text = observationText(o);
@@ -254,7 +259,7 @@ function countAnswer(question: string, decision: RouterDecision | undefined, com
     return text.anchor !== undefined && end <= text.anchor.length ? [supportFor(o, 0, end, text)] : [];
   }).slice(0, 12);
   if (counted.length === 0) return undefined;
-  return { answer: display, answer_format: 'Int', confidence: support.length > 0 ? 0.7 : 0.35, support, notes: [`counted by the plan's steps: ${display} ${profile.countTarget}(s) (${counted.map((o) => o.node_id).join(', ')})`] };
+  return { answer: display, answer_format: 'Int', confidence: support.length > 0 ? 0.7 : 0.35, support, notes: [`counted by the plan's steps: ${display} ${what}(s) (${counted.map((o) => o.node_id).join(', ')})`] };
 }
 
 /** Figure nodes named by hits / regions / pages, at most `topk`. */

@@ -50,7 +50,7 @@ describe('DocTreeAgent (offline, over a built fixture index)', () => {
     expect(run.answer.support.map((s) => s.node_id).sort()).toEqual(['img_1', 'img_2']);
     expect(run.answer.pages).toEqual([2, 5]);
     expect(run.steps.map((s) => [s.tool, s.status])).toEqual([
-      ['figure_finder.find_regions', 'ok'],
+      ['structure.count', 'ok'],
       ['compute.eval', 'ok'],
       ['reader.answer', 'ok'],
       ['judger.verify', 'ok'],

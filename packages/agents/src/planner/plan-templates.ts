@@ -1,6 +1,7 @@
 import type { Operation, PlanFallback, PlanStage, PlanStep, QueryType, RouterDecision, StrategyPlan } from '@doctree/schema';
 
-import { analysisOf, analysisPack, legacyDomainPack } from '../analysis/question-analysis.js';
+import { countAnalysis, type CountedObject } from '../analysis/count-analysis.js';
+import { analysisFor, analysisOf, analysisPack, legacyDomainPack } from '../analysis/question-analysis.js';
 import { ARITHMETIC_OPERATIONS } from '../router/question-signals.js';
 import { computationSpec, type ComputationSpec } from './definition-formula.js';
 
@@ -294,23 +295,53 @@ function chart(d: RouterDecision, s: TemplateSettings): PlanInput {
   };
 }
 
+/** Roles the inventory stage of a count searches, by counted object. */
+const COUNTED_ROLES: Readonly<Record<CountedObject, readonly string[]>> = {
+  figure: ['image', 'chart'],
+  image: ['image', 'chart'],
+  chart: ['chart', 'image'],
+  table: ['table'],
+  equation: ['equation'],
+  heading: ['section'],
+};
+
 function figureCount(d: RouterDecision, s: TemplateSettings): PlanInput {
   const f = facts(d);
-  const lanes = [...(f.countedRoles.some((r) => r !== 'table') ? [CHARTS] : []), ...(f.countedRoles.includes('table') ? [TABLES] : []), BM25];
+  // Document objects themselves (figures, tables, "Appendix …" headings, pages holding them) are counted from the
+  // tree; things inside pictures are found in the figures (and counted by the vision model when there is one).
+  const analysis = analysisOf(d) ?? (s.question !== undefined ? analysisFor(s.question, d) : undefined);
+  const counted = analysis ? countAnalysis(analysis) : undefined;
+  const roles = counted?.object !== undefined ? [...COUNTED_ROLES[counted.object]] : f.countedRoles;
+  const lanes = [...(roles.some((r) => r === 'image' || r === 'chart') ? [CHARTS] : []), ...(roles.includes('table') ? [TABLES] : []), BM25];
   const scope = {
     ...(f.pages.length > 0 ? { pages: f.pages, page_window: 0 } : {}),
     ...(f.sectionTitle !== undefined ? { section_title: f.sectionTitle } : {}),
   };
-  const steps: PlanStep[] = [
-    { step_id: 'F', tool: 'figure_finder.find_regions', args: { query: '$question', roles: f.countedRoles, k: 200, ...scope }, save_as: 'REGIONS', depends_on: [] },
-  ];
-  if (s.vlm) steps.push({ step_id: 'V', tool: 'vlm.count', args: { question: '$question', regions: '$REGIONS' }, save_as: 'COUNTS', depends_on: ['F'] });
-  steps.push({ step_id: 'K', tool: 'compute.eval', args: { operation: 'count', operands: s.vlm ? '$COUNTS' : '$REGIONS' }, save_as: 'COUNT', depends_on: [s.vlm ? 'V' : 'F'] });
+  const steps: PlanStep[] = [];
+  const vision = s.vlm && counted?.object === undefined;
+  if (counted?.object !== undefined) {
+    const section = counted.section ?? f.sectionTitle;
+    const args = {
+      object: counted.object,
+      ...(counted.headingWord !== undefined ? { heading_word: counted.headingWord } : {}),
+      ...(counted.perPage ? { per_page: true } : {}),
+      ...(f.pages.length > 0 ? { pages: f.pages } : {}),
+      ...(section !== undefined ? { section_title: section } : {}),
+      ...(counted.required.length > 0 ? { required: counted.required } : {}),
+      ...(counted.qualifiers.length > 0 ? { qualifiers: counted.qualifiers } : {}),
+    };
+    steps.push({ step_id: 'S', tool: 'structure.count', args, save_as: 'OBJECTS', depends_on: [] });
+    steps.push({ step_id: 'K', tool: 'compute.eval', args: { operation: 'count', operands: '$OBJECTS' }, save_as: 'COUNT', depends_on: ['S'] });
+  } else {
+    steps.push({ step_id: 'F', tool: 'figure_finder.find_regions', args: { query: '$question', roles: f.countedRoles, k: 200, ...scope }, save_as: 'REGIONS', depends_on: [] });
+    if (s.vlm) steps.push({ step_id: 'V', tool: 'vlm.count', args: { question: '$question', regions: '$REGIONS' }, save_as: 'COUNTS', depends_on: ['F'] });
+    steps.push({ step_id: 'K', tool: 'compute.eval', args: { operation: 'count', operands: s.vlm ? '$COUNTS' : '$REGIONS' }, save_as: 'COUNT', depends_on: [s.vlm ? 'V' : 'F'] });
+  }
   return {
     template: 'figure_count',
     stages: [
       ...pageStage(f, 200),
-      { stage: 'inventory', view: 'any', methods: lanes, roles: [...f.countedRoles, 'caption'], k_pages: 50, k_nodes: 200, page_window: 0, ...(f.pages.length > 0 ? { pages: f.pages } : {}) },
+      { stage: 'inventory', view: 'any', methods: lanes, roles: [...roles, 'caption'], k_pages: 50, k_nodes: 200, page_window: 0, ...(f.pages.length > 0 ? { pages: f.pages } : {}) },
     ],
     steps: [...steps, ...readerAndJudge(f, { computed: '$COUNT' }, ['K'])],
     rerank: { fuse: 'RRF', features: ['label', 'title', 'intent', 'page', 'same_section'], diversify_by: 'page' },
@@ -319,7 +350,7 @@ function figureCount(d: RouterDecision, s: TemplateSettings): PlanInput {
     fallbacks: [
       { condition: 'coverage<0.6', action: { widen_k: 2, ungate: true } },
       { condition: 'no_hits', action: { switch_lanes: [BM25, DENSE, CHARTS], drop_roles: true } },
-      ...(s.vlm ? [{ condition: 'visual_low_conf', action: { enable: 'vlm.count', topk: 12 } }] : []),
+      ...(vision ? [{ condition: 'visual_low_conf', action: { enable: 'vlm.count', topk: 12 } }] : []),
     ],
     final: { answer_var: 'ANS', format: 'Int' },
   };

@@ -14,6 +14,7 @@ export const PLANNER_TOOL_IDS = [
   ...RETRIEVAL_TOOL_IDS,
   'structure.expand',
   'structure.children',
+  'structure.count',
   'figure_finder.find_regions',
   'pack.mmr_knapsack',
   'extract.column',

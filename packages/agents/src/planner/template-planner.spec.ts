@@ -76,8 +76,20 @@ describe('TemplatePlanner templates', () => {
     }
   });
 
-  it('counts figures with figure_finder and compute.eval, and with vlm.count when a VLM is configured', async () => {
-    const decision = decide('How many photos of employees are in the report?');
+  it('counts document objects from the tree with structure.count, with or without a VLM', async () => {
+    const question = 'How many photos of employees are in the report?';
+    const decision = decide(question);
+    const plan = await planner.plan(decision, { question });
+    expect(tools(plan)).toEqual(['structure.count', 'compute.eval', 'reader.answer', 'judger.verify']);
+    expect(plan.steps[0]!.args).toMatchObject({ object: 'image', qualifiers: ['employees'] });
+    expect(tools(await new TemplatePlanner({ vlm: true }).plan(decision, { question }))).toEqual(['structure.count', 'compute.eval', 'reader.answer', 'judger.verify']);
+    const asked = 'How many appendices does the handbook have?';
+    const appendices = await planner.plan(decide(asked), { question: asked });
+    expect(appendices.steps[0]).toMatchObject({ tool: 'structure.count', args: { object: 'heading', heading_word: 'appendix' } });
+  });
+
+  it('counts things inside pictures with figure_finder and compute.eval, and with vlm.count when a VLM is configured', async () => {
+    const decision = decide('How many people are shown in the photos of the report?');
     expect(tools(await planner.plan(decision))).toEqual(['figure_finder.find_regions', 'compute.eval', 'reader.answer', 'judger.verify']);
     const withVlm = await new TemplatePlanner({ vlm: true }).plan(decision);
     expect(tools(withVlm)).toEqual(['figure_finder.find_regions', 'vlm.count', 'compute.eval', 'reader.answer', 'judger.verify']);

@@ -29,6 +29,25 @@ describe('counts', () => {
     expect(result.answer).toBe(7);
   });
 
+  it('counts a procedure written one numbered paragraph per step under the heading the question names', async () => {
+    const heading = ['Getting started', 'Pairing the remote with the receiver'];
+    const steps = [
+      section('t_1', '1 Hold the pairing key until the lamp blinks.', heading, 12, 100),
+      section('t_2', '2 Point the remote at the receiver and press OK.', heading, 12, 150),
+      section('t_3', '3 Wait for the chime, then release the key.', heading, 13, 200),
+    ];
+    const other = section('t_9', 'The remote runs 12 months on 2 batteries.', ['Getting started', 'Batteries'], 14, 400);
+    const result = await reader.read({ question: 'How many steps are needed to pair the remote with the receiver?', observations: [other, ...steps] });
+    expect(result).toMatchObject({ answer: 3, answer_format: 'Int' });
+    expect(result.support.map((s) => s.node_id)).toEqual(['t_1', 't_2', 't_3']);
+  });
+
+  it('does not count a numbered list for a comparison of two counts', async () => {
+    const steps = section('t_1', '1 Open the lid.\n2 Fill the tank.', ['Filling the water tank'], 3);
+    const result = await reader.read({ question: 'How many more steps does filling the water tank need than emptying it?', observations: [steps] });
+    expect(result.notes?.join('\n') ?? '').not.toMatch(/counted \d+ (?:numbered )?item/);
+  });
+
   it('counts the occurrences of a quoted word on the page named, once per place in the document', async () => {
     const page = 'About Acme\nAcme moves money for 48 million customers. ACME was founded in 1690.';
     const whole = section('s_4', page, ['About Acme'], 4, 1000);

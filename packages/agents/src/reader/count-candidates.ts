@@ -78,7 +78,8 @@ export function occurrenceCountCandidates(evidence: EvidenceSet): Candidate[] {
  */
 export function itemCountCandidates(evidence: EvidenceSet): Candidate[] {
   const { profile } = evidence;
-  if (profile.countTarget) return [];
+  // "How many more A than B" compares two counts; counting one list answers nothing.
+  if (profile.countTarget || profile.counted?.comparative) return [];
   const measure = profile.measure ? stemWord(profile.measure) : undefined;
   if (measure === undefined) return [];
   // Only a list about what is counted: its heading, lead or header names it ("Steps to …", "The three types are").
@@ -94,4 +95,61 @@ export function itemCountCandidates(evidence: EvidenceSet): Candidate[] {
       notes: [`counted ${items} item(s): ${list.notes[0] ?? ''}`],
     };
   });
+}
+
+/** A numbered step or item at the start of a line: `1 Press …`, `2. Select …`, `Step 3: …`, `4) Remove …`. */
+const STEP_MARKER = /^\s*(?:step\s*)?([1-9][0-9]?)(?:\s*[.):]\s*|\s+)(?=[A-Za-z(])/i;
+
+/** What counting a numbered procedure gains when its heading names what the question is about (as a stated count does). */
+const NAMED_PROCEDURE_BONUS = 0.3;
+
+/**
+ * "How many steps / stages … to do X": the numbered items (`1 …`, `2. …`, `Step 3 …` at the start of a line or
+ * paragraph) of one section, counted as the longest run 1, 2, …, N — across the observed paragraphs of that section,
+ * so a procedure split into one paragraph per step counts whole — when the section's heading covers the question's
+ * words about what is counted (more than half of its qualifiers), scored by that coverage. Each numbered line is cited.
+ */
+export function numberedStepCandidates(evidence: EvidenceSet): Candidate[] {
+  const { profile } = evidence;
+  const counted = profile.counted;
+  if (!counted || counted.object !== undefined || counted.comparative) return [];
+  const groups = new Map<string, { heading: string; numbers: Map<number, Support> }>();
+  for (const e of evidence.entries) {
+    const p = e.observation.payload;
+    if (p.kind !== 'text' || p.heading_path.length === 0) continue;
+    const key = p.heading_path.join('\u0000');
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { heading: p.heading_path[p.heading_path.length - 1]!, numbers: new Map() }));
+    let offset = 0;
+    for (const line of e.text.text.split('\n')) {
+      const m = STEP_MARKER.exec(line);
+      if (m) {
+        const n = Number(m[1]);
+        if (!group.numbers.has(n)) group.numbers.set(n, supportFor(e.observation, offset, offset + Math.min(line.length, 200), e.text));
+      }
+      offset += line.length + 1;
+    }
+  }
+  const about = counted.qualifiers.length > 0 ? counted.qualifiers : counted.modifiers;
+  const wanted = [...new Set(about.map(stemWord))];
+  if (wanted.length === 0) return [];
+  const out: Candidate[] = [];
+  for (const group of groups.values()) {
+    let n = 0;
+    while (group.numbers.has(n + 1)) n++;
+    if (n < 2) continue;
+    const heading = new Set(wordTokens(group.heading).map((t) => t.stem));
+    const share = wanted.filter((w) => heading.has(w)).length / wanted.length;
+    if (share <= 0.5) continue;
+    const support = [...Array(n).keys()].map((i) => group.numbers.get(i + 1)!);
+    out.push({
+      answer: n,
+      format: 'Int',
+      score: evidence.coverage(group.heading).score + NAMED_PROCEDURE_BONUS * share,
+      support,
+      counted: true,
+      notes: [`counted ${n} numbered item(s) under "${group.heading}" (its heading holds ${Math.round(share * 100)}% of the question's words about what is counted)`],
+    });
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import { entityCandidates } from './entity-candidates.js';
 import { textComputeCandidates } from './text-compute-candidates.js';
 import { textNumberCandidates } from './text-number-candidates.js';
 import { yearCandidates } from './year-candidates.js';
-import { itemCountCandidates, occurrenceCountCandidates } from './count-candidates.js';
+import { itemCountCandidates, numberedStepCandidates, occurrenceCountCandidates } from './count-candidates.js';
 import { expectedItemCount, listCandidates, questionParts } from './list-candidates.js';
 import { yesNoCandidates } from './yes-no.js';
 
@@ -128,7 +128,8 @@ export class ExtractiveReader extends BaseReader {
         ];
         // A number written with what is counted ("9 steps") answers as written; counting list items is the fallback.
         const stated = read.some((c) => c.stated);
-        return [...read, ...(await gen(() => itemCountCandidates(evidence))).map((c) => (stated ? { ...c, score: c.score - STATED_COUNT_MARGIN } : c))];
+        const items = [...(await gen(() => itemCountCandidates(evidence))), ...(await gen(() => numberedStepCandidates(evidence)))];
+        return [...read, ...items.map((c) => (stated ? { ...c, score: c.score - STATED_COUNT_MARGIN } : c))];
       }
       case 'number': {
         const planned = await gen(() => computedValueCandidates(evidence, computed));

@@ -1,6 +1,7 @@
 import type { AnswerFormat, Operation, RouterDecision } from '@doctree/schema';
 import { conceptsIn, DEFAULT_CONCEPTS, normalizeLabel, type Concept } from '@doctree/toolhub';
 import { analysisConcepts, analysisFor, analysisPack } from '../analysis/question-analysis.js';
+import { countAnalysis, type CountAnalysis } from '../analysis/count-analysis.js';
 import { choiceOptions, ordinalItem, textAnswerType, type ChoiceOptions, type OrdinalItem, type TextAnswerType } from '../analysis/answer-type.js';
 import type { OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
@@ -55,6 +56,8 @@ export interface QuestionProfile {
   domainConcepts: readonly Concept[];
   /** The pack's outflow row-label pattern (`Purchases of…`), or null when the pack has none. */
   outflowLabel: RegExp | null;
+  /** What a count question counts (the count part of the question's analysis). */
+  counted?: CountAnalysis;
   /** The options the question names for its answer ("A or B", "before or after"), when it names some. */
   choice?: ChoiceOptions;
   /** The type of short text asked (a person, a place, a code…), for text and entity questions. */
@@ -193,7 +196,9 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const choice = kind === 'entity' || kind === 'text' ? choiceOptions(question) : undefined;
   const textType = kind === 'entity' || kind === 'text' ? textAnswerType(question) : undefined;
   const ordinal = kind === 'entity' || kind === 'text' ? ordinalItem(question) : undefined;
-  const measure = /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
+  const counted = kind === 'count' ? countAnalysis(read) : undefined;
+  // A count measures its head noun ("how many coffee quality levels" counts levels).
+  const measure = counted?.noun ?? /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
     question,
     kind,
@@ -215,6 +220,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     pages,
     domainConcepts: concepts === DEFAULT_CONCEPTS ? analysisPack(read).concepts : concepts,
     outflowLabel: analysisPack(read).outflowLabel ?? null,
+    ...(counted ? { counted } : {}),
     ...(choice ? { choice } : {}),
     ...(textType ? { textType } : {}),
     ...(ordinal ? { ordinal } : {}),

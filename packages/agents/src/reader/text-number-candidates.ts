@@ -20,12 +20,18 @@ const UNIT_ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
   }),
 );
 
-/** True when the words right after a number name what the question measures (`16 g` for grams, `9 steps`). */
+/**
+ * True when the words right after a number name what the question measures (`16 g` for grams, `9 steps`, `7 coffee
+ * quality levels` for levels): the measure among the next four words of the clause.
+ */
 function measuredBy(after: string, measure: string): boolean {
-  const next = /^\s*([^\s,.;:)]+)(?:\s+([^\s,.;:)]+))?/.exec(after);
+  const next = /^\s*([^\s,.;:)]+)(?:\s+([^\s,.;:)]+))?(?:\s+([^\s,.;:)]+))?(?:\s+([^\s,.;:)]+))?/.exec(after);
   if (!next) return false;
   const singular = measure.replace(/(?:es|s)$/, '');
-  const words = [next[1], next[2]].filter((w): w is string => Boolean(w)).map((w) => w.toLowerCase());
+  const all = [next[1], next[2], next[3], next[4]].filter((w): w is string => Boolean(w)).map((w) => w.toLowerCase());
+  // Up to the next number ("3 of the 9 steps": steps are what 9 counts).
+  const cut = all.findIndex((w) => /^[0-9]/.test(w));
+  const words = cut >= 0 ? all.slice(0, cut) : all;
   const short = UNIT_ABBREVIATIONS.get(singular) ?? UNIT_ABBREVIATIONS.get(measure) ?? [];
   return words.some((w) => stemWord(w) === stemWord(measure) || w.replace(/(?:es|s)$/, '') === singular || short.includes(w));
 }

@@ -1,5 +1,6 @@
 import type { QueryType, QuestionAnalysis, RouterDecision } from '@doctree/schema';
 
+import { countAnalysis } from '../analysis/count-analysis.js';
 import { analyzeQuestion } from '../analysis/question-analysis.js';
 import { BaseRouter, normalizeDecision } from './base-router.js';
 import type { BaseRouterOptions, RouteOptions, RouteOutcome } from './base-router.js';
@@ -61,7 +62,9 @@ function typeEvidence(question: string, s: QuestionSignals, a: QuestionAnalysis,
   // figure_count: counting visual / structural things, or things inside pictures. "How many people did the company
   // employ" counts over text and tables (lookup / table_number), not figures.
   const thingsInPictures = COUNTABLE_THINGS.test(question) && VISUAL_CONTEXT.test(question);
-  if (count && (COUNTABLE_VISUALS.test(question) || thingsInPictures)) points.figure_count += 3;
+  // Or what the analysis says is counted names a kind of document object ("how many appendices").
+  const countsObjects = count && countAnalysis(a)?.object !== undefined;
+  if (count && (COUNTABLE_VISUALS.test(question) || thingsInPictures || countsObjects)) points.figure_count += 3;
   else if (count && !COUNTABLE_THINGS.test(question) && (kinds.has('figure') || kinds.has('chart') || kinds.has('table'))) points.figure_count += 2;
 
   // layout: where things are on a page, headers, titles, colours of text, what a given page shows.
