@@ -1,3 +1,4 @@
+import { profileQuestion } from '../reader/question-profile.js';
 import { choiceOptions, ordinalItem, textAnswerType } from './answer-type.js';
 
 describe('choiceOptions', () => {
@@ -44,7 +45,9 @@ describe('textAnswerType', () => {
     expect(textAnswerType('What is the main ingredient of the glaze?')).toBe('phrase');
   });
 
-  it('asks no short text of explanations and descriptions', () => {
+  it('asks a definition, and no short text of explanations and descriptions', () => {
+    expect(textAnswerType('How does the handbook define a late submission?')).toBe('definition');
+    expect(textAnswerType('What does "dwell time" mean in this guide?')).toBe('definition');
     expect(textAnswerType('Why did the bridge close in 2020?')).toBeUndefined();
     expect(textAnswerType('Describe the cooling procedure.')).toBeUndefined();
   });
@@ -63,5 +66,12 @@ describe('ordinalItem', () => {
     expect(ordinalItem('What was revenue in the second quarter?')).toBeUndefined();
     expect(ordinalItem('What was announced on 1st March 2021?')).toBeUndefined();
     expect(ordinalItem('What were the sales for the first and second plants respectively?')).toBeUndefined();
+  });
+});
+
+describe('the answer kind of "what kind of" questions', () => {
+  it('asks a thing, not a number, even when the question names a rate', () => {
+    expect(profileQuestion('If the growth rate drops below 2 cm a week, what kind of soil should the seedlings be moved to?').kind).toBe('text');
+    expect(profileQuestion('What was the growth rate of the seedlings in 2021?').kind).toBe('number');
   });
 });

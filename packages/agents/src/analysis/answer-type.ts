@@ -14,9 +14,10 @@ import { askingSentence } from './question-analysis.js';
  * - `name` — "what is the name / title of …";
  * - `expansion` — "what does ABC stand for", "the full form of ABC";
  * - `code` — "what is the code / ID / number / telephone / model / version of …" (a token with digits);
+ * - `definition` — "how does the document define X", "what does X mean" (the statement that defines X);
  * - `phrase` — any other "what is the X of Y" (a short phrase, not a sentence).
  */
-export type TextAnswerType = 'person' | 'organization' | 'place' | 'name' | 'expansion' | 'code' | 'phrase';
+export type TextAnswerType = 'person' | 'organization' | 'place' | 'name' | 'expansion' | 'code' | 'definition' | 'phrase';
 
 /** How a choice question decides among the options it names. */
 export type ChoiceBasis =
@@ -156,7 +157,8 @@ export function textAnswerType(question: string): TextAnswerType | undefined {
     .toLowerCase()
     .replace(/^\s*(?:in|according\s+to|for|from|based\s+on|as\s+per|on|at|within|throughout)\b[^,?]{0,80},\s*/, '');
   if (/\bstand(?:s)?\s+for\b|\bfull\s+(?:form|name)\s+of\b|\babbreviation\s+(?:of|for)\b|\bacronym\b/.test(q)) return 'expansion';
-  if (/^\s*(?:why|how)\b/.test(q) || /\b(?:describe|explain|summari[sz]e|define)\b/.test(q)) return undefined;
+  if (/\bdefin(?:e|es|ed|ition\s+of)\b|\bwhat\s+(?:does|do)\s+.+\s+mean\b|\bmeaning\s+of\b/.test(q)) return 'definition';
+  if (/^\s*(?:why|how)\b/.test(q) || /\b(?:describe|explain|summari[sz]e)\b/.test(q)) return undefined;
   if (/^\s*(?:who|whom|whose)\b|\b(?:by|to|from|with)\s+whom\b/.test(q)) return 'person';
   if (/^\s*where\b/.test(q) || /\b(?:which|what)\s+(?:city|country|countries|state|town|region|location|place|address)\b/.test(q)) return 'place';
   if (/\b(?:which|what)\s+(?:company|companies|organi[sz]ations?|agency|agencies|institutions?|institutes?|universit(?:y|ies)|firms?|banks?|department|ministry|authority|publisher|brand|manufacturer|vendor|supplier)\b/.test(q)) return 'organization';

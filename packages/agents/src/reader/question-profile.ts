@@ -109,6 +109,8 @@ function detectKind(q: string, format: AnswerFormat | null, quantity: boolean, a
   if (/\b(?:what|which|in what|in which)\s+(?:fiscal\s+|calendar\s+)?year\b/.test(lower)) return { kind: 'year' };
   if (/\b(?:what|which|on what)\s+(?:is the |was the )?date\b|\bwhen\b/.test(lower)) return { kind: 'date' };
   if (format === 'Int' || format === 'Float') return { kind: 'number' };
+  // "What kind of X …" asks a thing, even about a rate or a price.
+  if (/(?:^|[,:]\s*)(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/.test(lower)) return { kind: 'text' };
   if (
     (/\bhow (?:much|long|old|far|big|large|high|low)\b|%|\bpercent(?:age)?\b|\bratio\b|\brate\b|\bmargin\b|\bamount\b|\bvalue\b|\bgrowth\b|\bchange\b|\btotal\b|\baverage\b|\bprices?\b|\bcosts?\b|\bexpenses?\b|\bspending\b|\bfees?\b/.test(lower) || (amountWords?.test(lower) ?? false)) &&
     !/^\s*(?:who|which|where)\b/.test(lower)

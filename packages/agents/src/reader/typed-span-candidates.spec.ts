@@ -52,4 +52,15 @@ describe('short typed answers', () => {
     expect(result).toMatchObject({ answer: 'Carbon fibre', answer_format: 'Str' });
     expect(result.support[0]!.snippet).toContain('Carbon fibre');
   });
+
+  it('answers a definition with the statement after the title naming the term, not a clause of it', async () => {
+    const text = textObservation(
+      't_6',
+      'Rule of thirds. Important elements of a picture sit on the lines that divide it into three equal parts. This rule is based on how the eye scans an image.',
+      5,
+    );
+    const result = await reader.read({ question: 'How does this guide define the rule of thirds?', observations: [text] });
+    expect(result.answer).toBe('Important elements of a picture sit on the lines that divide it into three equal parts.');
+    expect(supportMatches(result.support[0]!, text)).toBe(true);
+  });
 });

@@ -12,7 +12,7 @@ import { wordTokens, type TextSpan } from './text-spans.js';
  */
 
 /** Types whose spans are the answer's shape: clauses and sentences lose against them. */
-export const STRICT_TEXT_TYPES: ReadonlySet<string> = new Set(['person', 'organization', 'place', 'name', 'expansion', 'code']);
+export const STRICT_TEXT_TYPES: ReadonlySet<string> = new Set(['person', 'organization', 'place', 'name', 'expansion', 'code', 'definition']);
 
 /** Words an abbreviation's letters skip ("Department of Space" → DOS keeps the "of"; "Bank of India" → BI skips it). */
 const CONNECTOR = /^(?:of|and|for|the|on|in|at|to|de|du|des|la|le|&|a|an|with|von|van|der)$/i;
@@ -217,6 +217,43 @@ function tableTextCandidates(evidence: EvidenceSet): Candidate[] {
   return out;
 }
 
+/** Most words of a title sentence naming the term a definition follows ("Law of closure."). */
+const MAX_TITLE_WORDS = 8;
+
+/**
+ * The statement that defines what the question asks: the sentence after a title sentence made only of the question's
+ * words ("Rule of thirds. Important elements sit on the lines …"), or the rest of a sentence after the term and a
+ * defining verb ("A dwell time is the time …").
+ */
+function definitionCandidates(evidence: EvidenceSet): Candidate[] {
+  const out: Candidate[] = [];
+  const questionStems = new Set(wordTokens(evidence.profile.question).map((t) => t.stem));
+  for (const entry of evidence.entries) {
+    if (entry.observation.payload.kind === 'table') continue;
+    const text = entry.text.text;
+    entry.sentences.forEach((span, i) => {
+      const sentence = text.slice(span.start, span.end);
+      const tokens = wordTokens(sentence);
+      if (tokens.length === 0 || tokens.length > MAX_TITLE_WORDS || !tokens.every((t) => questionStems.has(t.stem))) return;
+      const next = entry.sentences[i + 1];
+      if (!next) return;
+      const cover = evidence.coverage(sentence).score;
+      if (cover <= 0) return;
+      out.push(spanCandidate(entry, next, 0.5 + 0.5 * cover - 0.01 * entry.rank, `the sentence after the title "${sentence}" in ${entry.observation.node_id}`));
+    });
+    for (const span of entry.sentences) {
+      const sentence = text.slice(span.start, span.end);
+      const m = /^(.{2,80}?)\s+(?:is|are|means|refers\s+to|is\s+defined\s+as|describes)\s+(.{8,})$/i.exec(sentence);
+      if (!m) continue;
+      const term = wordTokens(m[1]!.replace(/^(?:a|an|the)\s+/i, ''));
+      if (term.length === 0 || !term.every((t) => questionStems.has(t.stem))) continue;
+      const start = span.start + sentence.length - m[2]!.length;
+      out.push(spanCandidate(entry, { start, end: span.end }, 0.4 + 0.5 * evidence.coverage(m[1]!).score - 0.01 * entry.rank, `what "${m[1]}" is, in ${entry.observation.node_id}`));
+    }
+  }
+  return out;
+}
+
 /**
  * Candidates of the short text type the question asks ({@link QuestionProfile.textType}), best first (at most five):
  * expansions of an abbreviation, names, codes; text cells of tables for any short text. Empty when the question asks
@@ -229,6 +266,7 @@ export function typedSpanCandidates(evidence: EvidenceSet): Candidate[] {
   if (type === 'expansion') out.push(...expansionCandidates(evidence));
   if (type === 'person' || type === 'organization' || type === 'place' || type === 'name') out.push(...nameCandidates(evidence, type));
   if (type === 'code') out.push(...codeCandidates(evidence));
-  if (type !== 'expansion') out.push(...tableTextCandidates(evidence));
+  if (type === 'definition') out.push(...definitionCandidates(evidence));
+  if (type !== 'expansion' && type !== 'definition') out.push(...tableTextCandidates(evidence));
   return out.sort((a, b) => b.score - a.score).slice(0, 5);
 }
