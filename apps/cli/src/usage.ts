@@ -79,11 +79,12 @@ export const COLLECTION_USAGE = `  doctree collection ingest|sync|status --colle
 
 /** Usage lines of `doctree ask --collection-dir` (part of the CLI help). */
 export const COLLECTION_ASK_USAGE = `  doctree ask --collection-dir DIR "<question>" [--mode select|all] [--doc ID]... [--where field=value]...
-                 [--max-docs N] [--json] [--trace out.json] [--llm none|openai]
+                 [--max-docs N] [--no-cross] [--json] [--trace out.json] [--llm none|openai]
                  Ask a collection: documents are selected (metadata the question names, description match,
                  node hits of the selection index; scores shown; a configured chat model chooses among the
                  first candidates), then asked; a question naming several documents' subjects (two companies,
-                 two years) is asked of each and combined, citing document and page; --doc skips selection,
+                 two years) is asked of each and combined, citing document and page (--no-cross: asked
+                 whole); --doc skips selection,
                  --where filters on company, year or form; --store postgres://… (or DOCTREE_STORE) with
                  --collection NAME asks a collection kept in PostgreSQL
 `;

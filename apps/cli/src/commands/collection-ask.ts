@@ -82,6 +82,7 @@ export async function collectionAskCli(io: CliIo, args: readonly string[]): Prom
       llm: { type: 'string' },
       store: { type: 'string' },
       collection: { type: 'string' },
+      'no-cross': { type: 'boolean' },
     },
     COLLECTION_ASK_USAGE,
   );
@@ -118,6 +119,7 @@ async function askOpened(io: CliIo, config: CliConfig, collection: Collection, q
       ...(values.doc ? { docs: values.doc as string[] } : {}),
       filters: parseFilters((values.where as string[] | undefined) ?? []),
       ...(maxDocsText !== undefined ? { maxDocs: Number(maxDocsText) } : {}),
+      ...(values['no-cross'] ? { crossDocument: false } : {}),
       onDocument: (docId) => progress.update(`[ask] ${docId}`),
     });
   } catch (error) {

@@ -55,6 +55,11 @@ describe('doctree collection over sub-folders, and cross-document answers', () =
     expect(trace.combined.events.map((e) => e.tool_id ?? e.type)).toEqual(['plan', 'collection.part', 'collection.part', 'compute.eval', 'finalize']);
     expect(trace.documents).toHaveLength(2);
 
+    // --no-cross asks the question whole, of the selected document.
+    const whole = JSON.parse((await cli('ask', '--collection-dir', 'col', question, '--no-cross', '--json')).out) as Record<string, unknown>;
+    expect(whole['cross']).toBeUndefined();
+    expect((whole['documents'] as unknown[]).length).toBe(1);
+
     // A question about one document keeps its own citation list.
     const one = JSON.parse((await cli('ask', '--collection-dir', 'col', 'What was the revenue of Birch Labs in 2022?', '--json')).out) as Record<string, unknown>;
     expect(one['cross']).toBeUndefined();
