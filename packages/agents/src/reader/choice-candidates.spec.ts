@@ -34,6 +34,13 @@ describe('choice answers', () => {
     expect(fewer.answer).toBe('lemon tart');
   });
 
+  it('compares quantities, not the years written next to an option', async () => {
+    const text = textObservation('t_4', 'The north plant, opened in 2005, makes 40 units a day. The south plant makes 55 units a day.', 7);
+    const result = await reader.read({ question: 'Which plant makes more units a day, the north plant or the south plant?', observations: [text] });
+    expect(result.answer).toBe('south plant');
+    expect(result.notes?.join(' ')).toMatch(/north plant 40/);
+  });
+
   it('answers one of the options the question names even when the evidence only discusses one of them', async () => {
     const text = textObservation(
       't_2',

@@ -89,7 +89,7 @@ function orderAnswer(choice: ChoiceOptions, aFirst: boolean, score: number, entr
 }
 
 /** The value the evidence gives an option: the number nearest a mention of it in the sentence or table row that best covers the question. */
-function valueOf(evidence: EvidenceSet, option: string): { value: number; entry: EvidenceEntry; span: TextSpan; focus: TextSpan; score: number } | undefined {
+function valueOf(evidence: EvidenceSet, option: string, optionStems: ReadonlySet<string>): { value: number; entry: EvidenceEntry; span: TextSpan; focus: TextSpan; score: number } | undefined {
   const asked = new Set(evidence.profile.questionNumbers);
   let best: { value: number; entry: EvidenceEntry; span: TextSpan; focus: TextSpan; score: number } | undefined;
   for (const m of mentionsOf(evidence, option)) {
@@ -97,18 +97,32 @@ function valueOf(evidence: EvidenceSet, option: string): { value: number; entry:
     // Sentences, and rows of a table (one line each).
     const span = sentenceSpans(text).find((s) => s.start <= m.at && s.end >= m.end) ?? { start: m.at, end: m.end };
     const sentence = text.slice(span.start, span.end);
-    const numbers = findNumbers(sentence).filter((n) => !asked.has(Math.abs(n.value)) && !(n.start + span.start >= m.at && n.start + span.start < m.end));
+    // The sentence names what is compared (a question word that is no option's), not just the option.
+    const cover = evidence.coverage(sentence, m.entry.contextStems);
+    if (!cover.matched.some((t) => !optionStems.has(t.stem))) continue;
+    // A quantity near the mention: not a number of the question, not a year, not inside the option.
+    const numbers = findNumbers(sentence).filter((n) => {
+      const at = n.start + span.start;
+      return !asked.has(Math.abs(n.value)) && !isYear(n.value, n.raw) && !(at >= m.at && at < m.end) && Math.min(Math.abs(at - m.end), Math.abs(m.at - at)) <= MAX_VALUE_DISTANCE;
+    });
     if (numbers.length === 0) continue;
     const near = numbers.sort((x, y) => Math.abs(x.start + span.start - m.at) - Math.abs(y.start + span.start - m.at))[0]!;
-    const score = evidence.coverage(sentence, m.entry.contextStems).score;
+    const score = cover.score;
     if (!best || score > best.score) best = { value: near.value, entry: m.entry, span, focus: { start: span.start + near.start, end: span.start + near.start + near.raw.length }, score };
   }
   return best;
 }
 
+/** Farthest (characters) a value may stand from the mention of its option. */
+const MAX_VALUE_DISTANCE = 80;
+
+/** A four-digit whole number between 1900 and 2100 written without separators: a year, not a quantity. */
+const isYear = (value: number, raw: string): boolean => Number.isInteger(value) && value >= 1900 && value <= 2100 && /^\d{4}$/.test(raw.trim());
+
 /** "Which has more …, A or B?": the option whose value is largest (or smallest). */
 function compareCandidates(evidence: EvidenceSet, choice: ChoiceOptions, shown: readonly string[]): Candidate[] {
-  const values = choice.options.map((o, i) => valueOf(evidence, o) ?? (shown[i] !== o ? valueOf(evidence, shown[i]!) : undefined));
+  const optionStems = new Set(choice.options.flatMap(stemsOf));
+  const values = choice.options.map((o, i) => valueOf(evidence, o, optionStems) ?? (shown[i] !== o ? valueOf(evidence, shown[i]!, optionStems) : undefined));
   if (values.some((v) => v === undefined) || new Set(values.map((v) => v!.value)).size < values.length) return [];
   const order = values.map((v, i) => ({ v: v!, i })).sort((x, y) => (choice.extreme === 'min' ? x.v.value - y.v.value : y.v.value - x.v.value));
   const win = order[0]!;
