@@ -225,18 +225,7 @@ function expressionFor(operation: CrossDocumentOperation, by: 'company' | 'year'
     if (spec && operand?.reduce === 'each' && operand.years.length === years.length && operand.years.every((y, i) => y === years[i])) {
       return { expression: spec.expression, formula: spec.formula, variables };
     }
-    const first = variables[0]!;
-    const last = variables[variables.length - 1]!;
-    const forms: Partial<Record<CrossDocumentOperation, string>> = {
-      larger: `abs(${last} - ${first})`,
-      smaller: `abs(${last} - ${first})`,
-      difference: `${last} - ${first}`,
-      percent_change: `percent_change(${first}, ${last})`,
-      ratio: `ratio(${last}, ${first})`,
-      percent: `pct(${last}, ${first})`,
-      sum: `sum(${variables.join(', ')})`,
-      average: `avg(${variables.join(', ')})`,
-    };
+    const forms = operationForms(variables[variables.length - 1]!, variables[0]!, variables);
     const expression = variables.length === 2 || !['larger', 'smaller'].includes(operation) ? forms[operation] : undefined;
     return { ...(expression ? { expression } : {}), variables };
   }
@@ -245,16 +234,7 @@ function expressionFor(operation: CrossDocumentOperation, by: 'company' | 'year'
     return { expression: spec.expression, formula: spec.formula, variables };
   }
   const [a, b] = variables as [string, string];
-  const forms: Partial<Record<CrossDocumentOperation, string>> = {
-    larger: `abs(${a} - ${b})`,
-    smaller: `abs(${a} - ${b})`,
-    difference: `${a} - ${b}`,
-    percent_change: `percent_change(${b}, ${a})`,
-    ratio: `ratio(${a}, ${b})`,
-    percent: `pct(${a}, ${b})`,
-    sum: `sum(${variables.join(', ')})`,
-    average: `avg(${variables.join(', ')})`,
-  };
+  const forms = operationForms(a, b, variables);
   const pairwise = variables.length === 2 || operation === 'sum' || operation === 'average';
   const expression = pairwise ? forms[operation] : undefined;
   return { ...(expression ? { expression } : {}), variables };
@@ -440,4 +420,21 @@ export function formatCrossDocument(cross: CrossDocumentAnswer, answer: Answer):
  */
 export function collectionCitations(answer: { doc_id: string; answer: Answer; cross?: CrossDocumentAnswer | undefined }): CollectionCitation[] {
   return answer.cross ? answer.cross.citations : citationsOf(answer.doc_id, answer.answer);
+}
+
+/**
+ * The `compute.eval` expression of each operation between two parts — `target` against `base` (the later year against
+ * the earlier, the first company named against the second) — and over all parts for sums and averages.
+ */
+function operationForms(target: string, base: string, all: readonly string[]): Partial<Record<CrossDocumentOperation, string>> {
+  return {
+    larger: `abs(${target} - ${base})`,
+    smaller: `abs(${target} - ${base})`,
+    difference: `${target} - ${base}`,
+    percent_change: `percent_change(${base}, ${target})`,
+    ratio: `ratio(${target}, ${base})`,
+    percent: `pct(${target}, ${base})`,
+    sum: `sum(${all.join(', ')})`,
+    average: `avg(${all.join(', ')})`,
+  };
 }
