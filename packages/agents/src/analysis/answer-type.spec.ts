@@ -12,7 +12,7 @@ describe('choiceOptions', () => {
   });
 
   it('reads a pair of opposite words, with the two things an order question quotes', () => {
-    expect(choiceOptions('In the setup chapter, is "Fill the tank" the step before or after "Connect the hose"?')).toEqual({
+    expect(choiceOptions('In the setup chapter, does "Fill the tank" come before or after "Connect the hose"?')).toEqual({
       options: ['before', 'after'],
       basis: 'order',
       opposite: true,
@@ -40,8 +40,8 @@ describe('textAnswerType', () => {
     expect(textAnswerType('Where was the first prototype assembled?')).toBe('place');
     expect(textAnswerType('What does the abbreviation KMT stand for?')).toBe('expansion');
     expect(textAnswerType('What is the fax number of the county office?')).toBe('code');
-    expect(textAnswerType('What is the title of the third chapter?')).toBe('name');
-    expect(textAnswerType('In this manual, what is the name of the cleaning program?')).toBe('name');
+    expect(textAnswerType('What was the title given to chapter three?')).toBe('name');
+    expect(textAnswerType('In this manual, what is the cleaning program called?')).toBe('name');
     expect(textAnswerType('What is the main ingredient of the glaze?')).toBe('phrase');
   });
 
@@ -65,7 +65,7 @@ describe('ordinalItem', () => {
     expect(ordinalItem('What does the first figure show?')).toBeUndefined();
     expect(ordinalItem('What was revenue in the second quarter?')).toBeUndefined();
     expect(ordinalItem('What was announced on 1st March 2021?')).toBeUndefined();
-    expect(ordinalItem('What were the sales for the first and second plants respectively?')).toBeUndefined();
+    expect(ordinalItem('What were the sales of the first and second plants respectively?')).toBeUndefined();
   });
 });
 

@@ -168,12 +168,12 @@ export function textAnswerType(question: string): TextAnswerType | undefined {
   return undefined;
 }
 
-/** An item asked by its position in a list ("the second bullet point", "the 3rd objective", "the last step"). */
+/** An item asked by its position in a list ("the fourth tip", "the 3rd objective", "the last step"). */
 export interface OrdinalItem {
   /** 1-based position; with `fromEnd`, counted from the end (1 = the last). */
   position: number;
   fromEnd: boolean;
-  /** The word naming what is listed (`point`, `objective`, `step`). */
+  /** The word naming what is listed (`tip`, `objective`, `step`). */
   noun: string;
 }
 
@@ -185,7 +185,7 @@ const FUNCTION_WORD = /^(?:and|or|as|of|for|in|on|to|at|by|with|the|a|an|is|are|
 const ORDINAL_ITEM = new RegExp(`\\b(?:the\\s+)?(${ordinalWordSource(20)}|[0-9]{1,2}(?:st|nd|rd|th)|last|final)\\s+((?:[a-z][\\w-]*\\s+){0,2}?[a-z][\\w-]*)\\b`, 'i');
 
 /**
- * The list item a question asks by its position ("What is the second bullet point under Safety?"), or undefined:
+ * The list item a question asks by its position ("What is the fourth tip under Storage?"), or undefined:
  * an ordinal (`second`, `2nd`, `last`) before up to three words naming what is listed, not a page, figure, table or
  * period. Only for questions asking "what" or "which".
  *
@@ -200,7 +200,7 @@ export function ordinalItem(question: string): OrdinalItem | undefined {
   const m = ORDINAL_ITEM.exec(asking);
   if (!m) return undefined;
   const words = m[2]!.split(/\s+/);
-  // What is listed: the last word before a preposition ("second bullet point for safety" → point).
+  // What is listed: the last word before a preposition ("fourth maintenance tip for winter" → tip).
   const stop = words.findIndex((w) => /^(?:of|for|in|on|under|from|to|at|by|with|that|which|is|are|was|were)$/i.test(w));
   const noun = (stop > 0 ? words.slice(0, stop) : stop === 0 ? [] : words).pop();
   // A function word ("the first and second …") or a name ("1st July") lists nothing.

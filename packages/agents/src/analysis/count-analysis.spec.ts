@@ -15,7 +15,7 @@ describe('countAnalysis', () => {
 
   it('names document objects, pages holding them and headings that start with a word', () => {
     expect(count('How many diagrams are there in the brochure?')).toMatchObject({ object: 'figure', perPage: false, qualifiers: [] });
-    expect(count('How many line graphs are shown in the paper?')).toMatchObject({ object: 'chart', qualifiers: ['line'] });
+    expect(count('How many line graphs does the brochure show?')).toMatchObject({ object: 'chart', qualifiers: ['line'] });
     expect(count('How many slides contain photos?')).toMatchObject({ object: 'image', perPage: true });
     expect(count('How many annexes does the contract have?')).toMatchObject({ object: 'heading', headingWord: 'annex' });
     expect(count('How many chapters are in the novel?')).toMatchObject({ object: 'heading', headingWord: 'chapter' });
@@ -24,8 +24,8 @@ describe('countAnalysis', () => {
 
   it('reads quoted words as required, the clause as qualifiers, and the section or pages as the scope', () => {
     expect(count('How many tables report "latency" as a measure?')).toMatchObject({ object: 'table', required: ['latency'], qualifiers: [] });
-    expect(count('How many figures are related to the pump assembly?')).toMatchObject({ object: 'figure', qualifiers: ['pump', 'assembly'] });
-    expect(count('How many figures are presented in Appendix D?')).toMatchObject({ object: 'figure', section: 'Appendix D' });
+    expect(count('How many figures regarding the pump assembly appear?')).toMatchObject({ object: 'figure', qualifiers: ['pump', 'assembly'] });
+    expect(count('How many drawings appear in Appendix D?')).toMatchObject({ object: 'figure', section: 'Appendix D' });
     expect(count('How many tables are in the section on soil samples?')?.section).toBe('soil samples');
     expect(count('How many photos are in the Field Trips section?')?.section).toBe('Field Trips');
   });

@@ -24,7 +24,7 @@ export interface CountAnalysis {
   object?: CountedObject;
   /** For `heading`: the word such headings start with, singular and lower case (`appendix`, `chapter`). */
   headingWord?: string;
-  /** Pages that hold the object are counted ("how many pages contain tables"), not the objects. */
+  /** Pages that hold the object are counted ("how many slides include charts"), not the objects. */
   perPage: boolean;
   /** "distinct / different / unique" was asked: equal items count once. */
   distinct: boolean;
@@ -186,7 +186,7 @@ function readCount(question: string): CountAnalysis | undefined {
   let object: CountedObject | undefined = OBJECT_NOUNS.get(singular);
   const headingWord = object === undefined ? HEADING_NOUNS.get(noun) ?? HEADING_NOUNS.get(singular) : undefined;
   if (headingWord !== undefined) object = 'heading';
-  // "How many pages contain tables?": the pages holding that object.
+  // "How many slides include charts?": the pages holding that object.
   let perPage = false;
   const holding = PAGES_HOLDING.exec(question);
   if (holding) {
@@ -203,7 +203,7 @@ function readCount(question: string): CountAnalysis | undefined {
   const withoutScope = section ? afterPhrase.replace(section, ' ') : afterPhrase;
   const clauseWords = [...withoutScope.matchAll(WORD)].map((m) => m[0].toLowerCase()).filter((w) => !CLAUSE_STOP.has(w) && !SCOPE_WORDS.has(w) && !/^\d/.test(w) && w.length > 1);
   const heldWord = holding ? holding[1]!.toLowerCase() : undefined;
-  // A quoted word is the criterion; the clause around it describes it ("tables that include "F1" as a metric").
+  // A quoted word is the criterion; the clause around it describes it ("tables that report "latency" per request").
   const qualifiers = [...new Set([...modifiers, ...(required.length > 0 ? [] : clauseWords)])].filter((w) => w !== heldWord && singularNoun(w) !== singular && !required.some((r) => r.toLowerCase() === w));
   return {
     phrase: phraseWords.map((w) => w.word).join(' '),

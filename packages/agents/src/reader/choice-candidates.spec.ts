@@ -18,10 +18,10 @@ describe('choice answers', () => {
       ['2 Installation'],
       6,
     );
-    const after = await reader.read({ question: 'In the installation chapter, is "Plug the power cord" the step before or after "Level the dryer"?', observations: [setup] });
+    const after = await reader.read({ question: 'In the installation chapter, does "Plug the power cord" come before or after "Level the dryer"?', observations: [setup] });
     expect(after).toMatchObject({ answer: 'after', answer_format: 'Str' });
     expect(supportMatches(after.support[0]!, setup)).toBe(true);
-    const before = await reader.read({ question: 'Is "Connect the exhaust hose" the step before or after "Level the dryer"?', observations: [setup] });
+    const before = await reader.read({ question: 'Does "Connect the exhaust hose" come before or after "Level the dryer"?', observations: [setup] });
     expect(before.answer).toBe('before');
   });
 

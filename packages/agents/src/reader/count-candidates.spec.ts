@@ -18,14 +18,14 @@ function section(nodeId: string, text: string, headings: string[], page: number,
 describe('counts', () => {
   it('counts the steps listed under the heading the question names when no sentence states the number', async () => {
     const usb = section('s_2', 'Steps to save recipes\n1. Insert the USB stick\n2. Open the USB menu\n3. Select Save recipes\n4. Confirm with OK', ['4.13 USB'], 56);
-    const result = await reader.read({ question: 'How many steps are there to save recipes?', observations: [usb] });
+    const result = await reader.read({ question: 'How many steps does saving a recipe take?', observations: [usb] });
     expect(result).toMatchObject({ answer: 4, answer_format: 'Int' });
     expect(result.notes?.join('\n')).toMatch(/counted 4 item/);
   });
 
   it('keeps a number the evidence states with what is counted over counting a list', async () => {
-    const text = section('s_3', 'The grinder offers 7 coffee quality levels.\nLevels:\n- fine\n- medium\n- coarse', ['Grinder'], 30);
-    const result = await reader.read({ question: 'How many coffee quality levels can the grinder be set to?', observations: [text] });
+    const text = section('s_3', 'The grinder offers 7 grind fineness levels.\nLevels:\n- fine\n- medium\n- coarse', ['Grinder'], 30);
+    const result = await reader.read({ question: 'How many grind fineness levels does the grinder offer?', observations: [text] });
     expect(result.answer).toBe(7);
   });
 
@@ -37,7 +37,7 @@ describe('counts', () => {
       section('t_3', '3 Wait for the chime, then release the key.', heading, 13, 200),
     ];
     const other = section('t_9', 'The remote runs 12 months on 2 batteries.', ['Getting started', 'Batteries'], 14, 400);
-    const result = await reader.read({ question: 'How many steps are needed to pair the remote with the receiver?', observations: [other, ...steps] });
+    const result = await reader.read({ question: 'How many steps does pairing the remote with the receiver take?', observations: [other, ...steps] });
     expect(result).toMatchObject({ answer: 3, answer_format: 'Int' });
     expect(result.support.map((s) => s.node_id)).toEqual(['t_1', 't_2', 't_3']);
   });

@@ -199,7 +199,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const textType = kind === 'entity' || kind === 'text' ? textAnswerType(question) : undefined;
   const ordinal = kind === 'entity' || kind === 'text' ? ordinalItem(question) : undefined;
   const counted = kind === 'count' ? countAnalysis(read) : undefined;
-  // A count measures its head noun ("how many coffee quality levels" counts levels).
+  // A count measures its head noun ("how many pressure settings" counts settings).
   const measure = counted?.noun ?? /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
     question,

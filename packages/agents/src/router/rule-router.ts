@@ -102,7 +102,7 @@ const squash = (points: number): number => Math.round((points / (points + 1)) * 
  *
  * @example
  * ```ts
- * const decision = await new RuleRouter().route('How many line charts are in the report?');
+ * const decision = await new RuleRouter().route('How many pie charts does the brochure show?');
  * decision.query_type;               // 'figure_count'
  * decision.signals.expected_format;  // 'Int'
  * ```
