@@ -8,6 +8,7 @@ import { computedValueCandidates, tableComputeCandidates, tableExtremeCandidates
 import { countObservedCandidates } from './count-observed-candidates.js';
 import { choiceCandidates } from './choice-candidates.js';
 import { dateCandidates } from './date-candidates.js';
+import { enumeratedValueCandidates } from './enumerated-values.js';
 import { entityCandidates } from './entity-candidates.js';
 import { textComputeCandidates } from './text-compute-candidates.js';
 import { textNumberCandidates } from './text-number-candidates.js';
@@ -114,7 +115,9 @@ export class ExtractiveReader extends BaseReader {
     };
     // A list of values, one per item the question enumerates ("for the north and south plants respectively").
     if (profile.format === 'List' || profile.kind === 'list' || ASKS_LIST.test(profile.question)) {
-      const each = await this.partwiseCandidates(profile, evidence, pause);
+      const parts = await this.partwiseCandidates(profile, evidence, pause);
+      // Values a sentence states together, one per item asked ("5.3% and 5.2%"), when the items ask values.
+      const each = parts.length > 0 || profile.kind === 'number' || profile.kind === 'count' ? [...parts, ...(await gen(() => enumeratedValueCandidates(evidence, parts)))] : parts;
       if (each.length > 0) return profile.kind === 'list' ? [...each, ...(await gen(() => listCandidates(evidence)))] : each;
     }
     switch (profile.kind) {

@@ -95,4 +95,14 @@ describe('list answers', () => {
       'Flood Defences',
     ]);
   });
+
+  it('keeps an "and" inside an item of an enumeration; only the last item holds the final conjunction', () => {
+    expect(splitEnumeration('Operating costs are research and development, sales and marketing and general administration.')).toEqual([
+      'research and development',
+      'sales and marketing',
+      'general administration',
+    ]);
+    // With a comma before the final conjunction, the last item is whole.
+    expect(splitEnumeration('The lab tests include Soil and Water Samples, Air Filters, and Food and Feed Residues.')).toEqual(['Soil and Water Samples', 'Air Filters', 'Food and Feed Residues']);
+  });
 });

@@ -47,11 +47,16 @@ export function splitEnumeration(text: string): string[] {
   const clause = rest.search(/,\s*(?:but|while|whereas|which|although|though|because|so that|if)\b/i);
   const body = clause >= 0 ? rest.slice(0, clause) : rest;
   if (lead === 0 && !/,[^,]+,[^,]*\b(?:and|or)\b/.test(body)) return [];
-  const parts = body.split(/,\s*(?:and\s+|or\s+)?|;\s*|\s+and\s+(?=[A-Z0-9])/);
-  // The last item of "A, B and C" (or of "A and B" after a lead) holds the final conjunction.
-  const last = parts.pop() ?? '';
+  // Items are separated by commas and semicolons; an "and" inside an item before the last separator belongs to the
+  // item ("research and development, sales and marketing and legal").
+  const parts = body.split(/,\s*|;\s*/);
+  // The last item of "A, B and C" (or of "A and B" after a lead) holds the final conjunction, unless a comma already
+  // stands before it ("A, B, and C"): then that item is whole.
+  let last = parts.pop() ?? '';
+  const serial = parts.length > 0 && /^(?:and|or)\s+/i.test(last);
+  if (serial) last = last.replace(/^(?:and|or)\s+/i, '');
   // Two items after a lead are joined by "and" ("include A and B"); "either A or B" is a choice, not a list.
-  const final = parts.length > 0 ? /^(.*\S)\s+(?:and|or)\s+(\S.*)$/.exec(last) : lead > 0 ? /^(.*\S)\s+and\s+(\S.*)$/.exec(last) : null;
+  const final = serial ? null : parts.length > 0 ? /^(.*\S)\s+(?:and|or)\s+(\S.*)$/.exec(last) : lead > 0 ? /^(.*\S)\s+and\s+(\S.*)$/.exec(last) : null;
   parts.push(...(final ? [final[1]!, final[2]!] : [last]));
   const items = parts
     .map((item) => item.replace(/^\s*(?:and|or)\s+/i, '').replace(/^(?:a|an|the)\s+/i, '').replace(/[.;:]+$/, '').trim())
