@@ -38,6 +38,16 @@ describe('analyzeQuestion', () => {
     expect(a.expected_format).toBe('Float');
   });
 
+  it('expects the number type a question asks for in so many words, and text otherwise', () => {
+    const gap = analyzeQuestion('What is the gap between the two clinics in the survey? Please give the answer in float format.', { pack: generic });
+    expect(gap.expected_format).toBe('Float');
+    const whole = analyzeQuestion('What is the warranty of the kettle in years, as an integer?', { pack: generic });
+    expect(whole.expected_format).toBe('Int');
+    // "int" inside a longer word is not a number type.
+    const text = analyzeQuestion('What is the main finding in internet use among rural clinics?', { pack: generic });
+    expect(text.expected_format).toBe('Str');
+  });
+
   it('reads counts, lists, yes/no questions, quarters and 1-based page references', () => {
     const count = analyzeQuestion('How many diagrams are on pages 4-6?', { pack: generic });
     expect(count.count).toBe(true);

@@ -171,8 +171,14 @@ function expectedFormat(question: string, ops: readonly Operation[], units: read
   if (/^(?:what|how\s+much)\s+(?:is|was|were|are)\b/.test(lower) && !/\b(?:why|drove|driv(?:e|en|ing)|reasons?|explain|describe|cause[sd]?|factors?)\b/.test(lower) && conceptsIn(q, pack.concepts).some((c) => !c.general)) {
     return 'Float';
   }
+  // The number type the question asks for in so many words ("give the answer as an integer", "in float format").
+  const stated = STATED_NUMBER_TYPE.exec(q);
+  if (stated) return stated[1] ? 'Int' : 'Float';
   return 'Str';
 }
+
+/** A number type named as the answer's form: `as an integer`, `in int format`, `into float format`, `as a decimal number`. */
+const STATED_NUMBER_TYPE = /\b(?:as|in|into)\s+(?:an?\s+)?(?:(integer|int|whole[\s-]number)|(float|floating[\s-]point(?:\s+number)?|decimal\s+(?:number|format)))(?:\s+(?:format|form|number|value))?\b/i;
 
 /** Question words and instructions that carry no retrieval signal. */
 const NOT_KEYWORDS = new Set(

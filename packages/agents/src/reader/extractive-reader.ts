@@ -4,7 +4,7 @@ import { COOPERATIVE_SLICE_MS, createPause, type CooperativePause } from '../age
 import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate } from './evidence-model.js';
 import { profileQuestion, type QuestionProfile } from './question-profile.js';
-import { computedValueCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
+import { computedValueCandidates, namedCellCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
 import { countObservedCandidates } from './count-observed-candidates.js';
 import { choiceCandidates } from './choice-candidates.js';
 import { dateCandidates } from './date-candidates.js';
@@ -170,7 +170,8 @@ export class ExtractiveReader extends BaseReader {
         // "Name three causes of …": a question that names how many things it wants asks for a list.
         const wanted = profile.formatFromDecision ? undefined : expectedItemCount(profile.question);
         const lists = wanted !== undefined ? (await gen(() => listCandidates(evidence))).filter((c) => Array.isArray(c.answer) && c.answer.length === wanted) : [];
-        return lists.length > 0 ? lists : [...(await gen(() => tableExtremeCandidates(evidence))), ...(await gen(() => entityCandidates(evidence)))];
+        // A number at the row and column the question names answers as well as a text cell there.
+        return lists.length > 0 ? lists : [...(await gen(() => tableExtremeCandidates(evidence))), ...(await gen(() => entityCandidates(evidence))), ...(await gen(() => namedCellCandidates(evidence)))];
       }
     }
   }

@@ -3,6 +3,7 @@ import { conceptsIn, isOutflowLabel, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate, type EvidenceEntry } from './evidence-model.js';
 import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, SCALE_FACTORS, type ParsedNumber, type Scale } from './numbers.js';
 import { supportFor } from './observation-text.js';
+import { packedSubHeaders, splitPackedValues, unpackCell } from './packed-cells.js';
 import { comparedYears, weightedTerms, type QuestionProfile } from './question-profile.js';
 
 /** A numeric cell matched to the question: its row, column, value and how well each matched. */
@@ -17,16 +18,34 @@ export interface CellMatch {
   concept?: Concept;
   score: number;
   notes: string[];
+  /** The header the value stands under: the column's, followed by its setting when the cell packs several values. */
+  header?: string;
 }
 
 const SIGNED_QUESTION = /\b(?:change|net|decrease|increase|loss|gain|deficit|difference|inflow|outflow)\b/i;
+
+/** How much a packed cell's value gains when the question names its setting. */
+const SETTING_BONUS = 0.15;
+
+/** Whether the question names a setting word for word (case-insensitive, not inside a longer word or number). */
+function namesSetting(question: string, setting: string): boolean {
+  if (!setting) return false;
+  const q = question.toLowerCase();
+  const s = setting.toLowerCase();
+  for (let at = q.indexOf(s); at >= 0; at = q.indexOf(s, at + 1)) {
+    const before = q[at - 1] ?? ' ';
+    const after = q[at + s.length] ?? ' ';
+    if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return true;
+  }
+  return false;
+}
 
 /** Years a column header names (`2018`, `FY2018`, `FY18`, `fiscal 2018`). */
 export function columnYears(header: string): number[] {
   return yearMentions(header, { prefix: 'fiscal', twoDigit: 'fiscal' }).map((m) => m.year);
 }
 
-/** Label of a body row: its leading non-numeric cells joined (a year in the first cell is a label too). */
+/** Label of a body row: its leading non-numeric cells joined (a year in the first cell is a label too; a cell of several values is not). */
 function rowLabel(row: readonly string[]): { label: string; firstValue: number } {
   const parts: string[] = [];
   let c = 0;
@@ -34,6 +53,8 @@ function rowLabel(row: readonly string[]): { label: string; firstValue: number }
     const cell = row[c]!;
     const parsed = cell ? parseNumberCell(cell) : null;
     if (parsed && !(c === 0 && isYearLike(parsed))) break;
+    // A cell of several values side by side starts the values too.
+    if (c > 0 && splitPackedValues(cell)) break;
     if (cell && !parts.includes(cell)) parts.push(cell);
   }
   return { label: parts.join(' '), firstValue: c };
@@ -116,6 +137,8 @@ export function scoreTableCells(evidence: EvidenceSet): CellMatch[] {
     if (p.kind !== 'table' || p.rows.length === 0) continue;
     const headerYears = p.columns.map(columnYears);
     const anyYearColumns = headerYears.some((y) => y.length > 0);
+    // Columns whose cells pack one value per setting their sub-header row names.
+    const subHeaders = packedSubHeaders(p.rows);
     p.rows.forEach((row, r) => {
       const { label, firstValue } = rowLabel(row);
       if (!label) return;
@@ -125,30 +148,33 @@ export function scoreTableCells(evidence: EvidenceSet): CellMatch[] {
       if (!yearRow && (cov.primary === 0 || cov.score < 0.2)) return;
       const totalRow = /^\s*total\b/i.test(label) && !/\btotal\b/i.test(profile.question);
       for (let c = Math.max(1, firstValue); c < row.length; c++) {
-        const cell = row[c]!;
-        const parsed = parseNumberCell(cell);
-        if (!parsed || isYearLike(parsed)) continue;
-        const notes: string[] = [];
-        const header = p.columns[c] ?? '';
-        let score = cov.score + (cov.concept ? 0.1 : 0);
-        const years = headerYears[c] ?? [];
-        if (yearRow) {
-          // Years run down the rows: the column label carries the question's terms.
-          score = Math.max(score, evidence.coverage(header, entry.contextStems).score) + 0.25;
-        } else if (profile.years.length > 0) {
-          if (years.some((y) => profile.years.includes(y))) score += 0.25;
-          else if (years.length > 0) score -= 0.35;
-          else if (anyYearColumns) score -= 0.1;
-        } else {
-          score -= 0.03 * (c - firstValue);
+        const packed = unpackCell(row[c]!, p.columns[c] ?? '', subHeaders.get(c));
+        for (const { cell, header, sub } of packed ? packed.map((u) => ({ cell: u.value, header: u.header, sub: true })) : [{ cell: row[c]!, header: p.columns[c] ?? '', sub: false }]) {
+          const parsed = parseNumberCell(cell);
+          if (!parsed || isYearLike(parsed)) continue;
+          const notes: string[] = sub ? [`value under "${header}" of a cell holding one value per setting`] : [];
+          let score = cov.score + (cov.concept ? 0.1 : 0);
+          const years = headerYears[c] ?? [];
+          if (yearRow) {
+            // Years run down the rows: the column label carries the question's terms.
+            score = Math.max(score, evidence.coverage(header, entry.contextStems).score) + 0.25;
+          } else if (profile.years.length > 0) {
+            if (years.some((y) => profile.years.includes(y))) score += 0.25;
+            else if (years.length > 0) score -= 0.35;
+            else if (anyYearColumns) score -= 0.1;
+          } else {
+            score -= 0.03 * (c - firstValue);
+          }
+          if (header && !yearRow) score += 0.1 * evidence.coverage(header).score;
+          // A setting the question names word for word ("50-shot") picks its value among the cell's.
+          if (sub && namesSetting(profile.question, header.slice((p.columns[c] ?? '').length).trim())) score += SETTING_BONUS;
+          const percent = parsed.percent || p.units[c] === '%';
+          if (profile.wantsPercent) score += percent ? 0.1 : -0.25;
+          else if (percent && profile.kind === 'number' && profile.wantsAmount) score -= 0.25;
+          if (totalRow) score -= 0.05;
+          score -= 0.01 * entry.rank;
+          out.push({ entry, row: r, col: c, label, cell, parsed, rowScore: cov.score, ...(cov.concept ? { concept: cov.concept } : {}), score, notes, ...(sub ? { header } : {}) });
         }
-        if (header && !yearRow) score += 0.1 * evidence.coverage(header).score;
-        const percent = parsed.percent || p.units[c] === '%';
-        if (profile.wantsPercent) score += percent ? 0.1 : -0.25;
-        else if (percent && profile.kind === 'number' && profile.wantsAmount) score -= 0.25;
-        if (totalRow) score -= 0.05;
-        score -= 0.01 * entry.rank;
-        out.push({ entry, row: r, col: c, label, cell, parsed, rowScore: cov.score, ...(cov.concept ? { concept: cov.concept } : {}), score, notes });
       }
     });
   }
@@ -163,7 +189,7 @@ export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candida
       const p = m.entry.observation.payload;
       const unit = p.kind === 'table' ? p.units[m.col] : null;
       const value = numericAnswer(evidence.profile, m.parsed, tableScale(m.entry), { label: m.label, ...(m.concept ? { concept: m.concept } : {}), unit: unit ?? null });
-      const column = p.kind === 'table' ? p.columns[m.col] : '';
+      const column = m.header ?? (p.kind === 'table' ? p.columns[m.col] : '');
       return {
         answer: value.answer,
         format: value.format,
@@ -174,6 +200,42 @@ export function tableNumberCandidates(evidence: EvidenceSet, limit = 3): Candida
         ...(m.parsed.percent || unit === '%' ? { statedPercent: true } : {}),
       };
     });
+}
+
+/** Least row match (weighted share of question terms) a cell needs to answer a question that names its row and column. */
+const MIN_NAMED_ROW_SCORE = 0.2;
+
+/**
+ * Numeric cells at the row and the column a question names, for questions that do not say they ask a number
+ * ("what was the yield of A at B"): a cell answers when its row label and its column header (with the setting of
+ * a packed cell) both hold words of the question that the other does not. Scored like a text cell at a named row
+ * and column, plus the bonus of a setting named word for word, so the value wins over the cell written as text.
+ */
+export function namedCellCandidates(evidence: EvidenceSet, limit = 2): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of scoreTableCells(evidence)) {
+    if (m.rowScore < MIN_NAMED_ROW_SCORE) continue;
+    const p = m.entry.observation.payload;
+    if (p.kind !== 'table') continue;
+    const column = m.header ?? p.columns[m.col] ?? '';
+    const rowStems = new Set(evidence.coverage(m.label).matched.map((t) => t.stem));
+    const header = evidence.coverage(column);
+    const headerOnly = header.matched.filter((t) => !rowStems.has(t.stem));
+    if (headerOnly.length === 0) continue;
+    const headerScore = headerOnly.reduce((sum, t) => sum + t.weight, 0) / evidence.totalWeight;
+    const setting = m.header !== undefined && namesSetting(evidence.profile.question, m.header.slice((p.columns[m.col] ?? '').length).trim());
+    const unit = p.units[m.col] ?? null;
+    const value = numericAnswer(evidence.profile, m.parsed, tableScale(m.entry), { label: m.label, ...(m.concept ? { concept: m.concept } : {}), unit });
+    out.push({
+      answer: value.answer,
+      format: value.format,
+      score: 0.6 * m.rowScore + 0.4 * headerScore + 0.1 + (setting ? SETTING_BONUS : 0) - 0.01 * m.entry.rank,
+      support: [tableRowSupport(m.entry, m.label, m.cell)],
+      notes: [`table ${m.entry.observation.node_id}: value at the row "${m.label}" and the column "${column}" the question names, cell ${m.cell}`, ...m.notes, ...value.notes],
+      ...(value.display !== undefined ? { display: value.display } : {}),
+    });
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
 /** Least row match (weighted share of question terms) a computed candidate's row needs. */
