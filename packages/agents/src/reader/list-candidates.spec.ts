@@ -1,7 +1,7 @@
 import type { Observation } from '@doctree/schema';
 import { textObservation } from '../__fixtures__/report-tree.js';
 import { ExtractiveReader } from './extractive-reader.js';
-import { expectedItemCount, questionParts, splitEnumeration } from './list-candidates.js';
+import { expectedItemCount, headerRowCount, questionParts, splitEnumeration } from './list-candidates.js';
 import { observationText, supportMatches } from './observation-text.js';
 
 const reader = new ExtractiveReader();
@@ -47,6 +47,26 @@ describe('list answers', () => {
     const result = await reader.read({ question: 'What are the descriptions of codes 40 and 140?', observations: [errors] });
     expect(result).toMatchObject({ answer: ['Pump blocked', 'Sensor fault'], answer_format: 'List' });
     expect(result.support.map((s) => s.snippet)).toEqual(['40 | Pump blocked', '140 | Sensor fault']);
+  });
+
+  it('reads a header wrapped over the first rows as the header, not as list items', async () => {
+    // Columns "Fault" / "Fault" / "Remedy", first row "code" / "text": the header's second line.
+    const faults = table('tab_5', ['Fault', 'Fault', 'Remedy'], [
+      ['code', 'text', ''],
+      ['21', 'Lid open', 'Close the lid'],
+      ['35', 'Filter clogged', 'Rinse the filter'],
+      ['52', 'Motor overheated', 'Let the motor cool down'],
+    ]);
+    expect(headerRowCount(faults.payload.kind === 'table' ? faults.payload.rows : [])).toBe(1);
+    const named = await reader.read({ question: 'What are the fault texts of fault codes 21 and 52?', observations: [faults] });
+    expect(named).toMatchObject({ answer: ['Lid open', 'Motor overheated'], answer_format: 'List' });
+    const all = await reader.read({ question: 'List all fault texts.', observations: [faults] });
+    expect(all).toMatchObject({ answer: ['Lid open', 'Filter clogged', 'Motor overheated'], answer_format: 'List' });
+    // The column holding the codes the question names picks the rows; it is not the answer even when one code is missing.
+    const partly = await reader.read({ question: 'What are the fault texts of fault codes 21 and 99?', observations: [faults] });
+    expect(partly.answer).not.toEqual(['21', '35', '52']);
+    // A table of text only keeps its first row as data.
+    expect(headerRowCount([['Oak', 'Deciduous'], ['Pine', 'Evergreen']])).toBe(0);
   });
 
   it('splits an enumeration in one sentence, and prefers a list as long as the question says', async () => {

@@ -241,6 +241,38 @@ function asksValues(evidence: EvidenceSet): boolean {
   return p.wantsPercent || p.wantsCurrency || /\b(?:scores?|values?|numbers?|amounts?|percentages?|rates?|figures?)\b/i.test(p.question);
 }
 
+/** The cell is a number (not a percentage) the question names: a key the question picks rows by, such as a code or a year. */
+function keyNamed(cell: string, evidence: EvidenceSet): boolean {
+  const number = parseNumberCell(cell.trim());
+  return number !== null && !number.percent && evidence.profile.questionNumbers.has(Math.abs(number.value));
+}
+
+/** Most leading rows read as the continuation of a table's header. */
+const MAX_HEADER_ROWS = 3;
+
+/**
+ * How many leading rows of a table continue its header (a header wrapped over lines: columns "Error" / "Error", first
+ * row "number" / "description"): rows without a number, each with text above a column whose cells below are mostly
+ * numbers. A table of text only has none (its first rows may be data).
+ */
+export function headerRowCount(rows: readonly (readonly string[])[]): number {
+  const isNumber = (cell: string | undefined): boolean => cell !== undefined && cell.trim() !== '' && parseNumberCell(cell.trim()) !== null;
+  let count = 0;
+  while (count < Math.min(MAX_HEADER_ROWS, rows.length - 1)) {
+    const row = rows[count]!;
+    if (row.some(isNumber)) break;
+    const below = rows.slice(count + 1);
+    const overNumbers = row.some((cell, c) => {
+      if (cell.trim() === '') return false;
+      const column = below.map((r) => r[c] ?? '').filter((x) => x.trim() !== '');
+      return column.length > 0 && column.filter(isNumber).length * 2 > column.length;
+    });
+    if (!overNumbers) break;
+    count++;
+  }
+  return count;
+}
+
 /**
  * Table lists: the cells of a column whose header names what is asked (the row labels when the first column's header
  * or the caption does), and the cells of a row whose label does. Names are preferred to numbers unless values are asked.
@@ -251,16 +283,24 @@ function tableListCandidates(evidence: EvidenceSet, expected: number | undefined
   for (const entry of evidence.entries) {
     const p = entry.observation.payload;
     if (p.kind !== 'table' || p.rows.length < 2) continue;
-    const width = Math.max(p.columns.length, ...p.rows.map((r) => r.length));
+    // A header wrapped over the first rows: its lines joined per column, the rows below are the data.
+    const headerRows = headerRowCount(p.rows);
+    const rowsBelow = p.rows.slice(headerRows);
+    const columns = Array.from({ length: Math.max(p.columns.length, ...p.rows.map((r) => r.length)) }, (_, c) =>
+      [p.columns[c] ?? '', ...p.rows.slice(0, headerRows).map((r) => r[c] ?? '')].map((x) => x.trim()).filter(Boolean).join(' '),
+    );
+    const width = columns.length;
     for (let c = 0; c < width; c++) {
-      const header = p.columns[c] ?? '';
+      const header = columns[c] ?? '';
       const caption = c === 0 ? (p.caption ?? '') : '';
       const cov = evidence.coverage(`${header}\n${caption}`, entry.contextStems);
       if (cov.primary <= 0 || cov.score < MIN_COLUMN_SCORE) continue;
-      const cells = dedupe(p.rows.map((r) => r[c] ?? '').filter((cell) => cell.trim() !== '' && cell.trim() !== header.trim() && !/^\s*total\b/i.test(cell)));
+      const cells = dedupe(rowsBelow.map((r) => r[c] ?? '').filter((cell) => cell.trim() !== '' && cell.trim() !== header.trim() && !/^\s*total\b/i.test(cell)));
       if (cells.length < 2) continue;
+      // A column holding numbers the question names ("codes 21 and 52") is how it picks rows, not what it asks.
+      if (cells.some((cell) => keyNamed(cell, evidence))) continue;
       const numeric = mostlyNumeric(cells);
-      const rows = p.rows.filter((r) => cells.includes((r[c] ?? '').trim()));
+      const rows = rowsBelow.filter((r) => cells.includes((r[c] ?? '').trim()));
       const firstRow = rows[0]!;
       const lastRow = rows[rows.length - 1]!;
       const support = [firstRow, lastRow].filter((r, i, all) => all.indexOf(r) === i).map((r) => tableRowSupport(entry, r[0] ?? '', r[c] ?? ''));
@@ -276,22 +316,22 @@ function tableListCandidates(evidence: EvidenceSet, expected: number | undefined
     // Rows the question names by their label ("codes 12 and 40", "A and B"): their cells in the column
     // whose header names what is asked. Both the rows and the column are named, so this outranks a whole column.
     const questionStems = phraseStems(evidence.profile.question);
-    const byNumber = p.rows.filter((row) => {
+    const byNumber = rowsBelow.filter((row) => {
       const number = parseNumberCell((row[0] ?? '').trim());
       return number !== null && evidence.profile.questionNumbers.has(Math.abs(number.value));
     });
-    const byName = p.rows.filter((row) => {
+    const byName = rowsBelow.filter((row) => {
       const stems = phraseStems(row[0] ?? '');
       // Every word of the label is in the question, one of them a content term (not "a" or "the").
       return parseNumberCell((row[0] ?? '').trim()) === null && [...stems].every((stem) => questionStems.has(stem)) && evidence.terms.some((t) => stems.has(t.stem));
     });
     const named = byNumber.length >= 2 ? byNumber : byName;
     if (named.length >= 2) {
-      const columns = Array.from({ length: width - 1 }, (_, i) => i + 1)
-        .map((c) => ({ c, cov: evidence.coverage(p.columns[c] ?? '') }))
+      const asked = Array.from({ length: width - 1 }, (_, i) => i + 1)
+        .map((c) => ({ c, cov: evidence.coverage(columns[c] ?? '') }))
         .filter((x) => x.cov.primary > 0)
         .sort((a, b) => b.cov.score - a.cov.score);
-      const col = columns[0];
+      const col = asked[0];
       const cells = col ? named.map((row) => (row[col.c] ?? '').trim()) : [];
       if (col && cells.every((cell) => cell !== '')) {
         out.push({
@@ -299,12 +339,12 @@ function tableListCandidates(evidence: EvidenceSet, expected: number | undefined
           format: 'List',
           score: sizeFit(NAMED_ROWS_BONUS + col.cov.score, cells.length, expected) - 0.01 * entry.rank,
           support: named.map((row) => tableRowSupport(entry, row[0] ?? '', row[col.c] ?? '')),
-          about: p.columns[col.c] ?? '',
-          notes: [`column "${p.columns[col.c]}" of the rows the question names (${named.map((r) => r[0]).join(', ')}) in ${entry.observation.node_id}`],
+          about: columns[col.c] ?? '',
+          notes: [`column "${columns[col.c]}" of the rows the question names (${named.map((r) => r[0]).join(', ')}) in ${entry.observation.node_id}`],
         });
       }
     }
-    for (const row of p.rows) {
+    for (const row of rowsBelow) {
       const label = row[0] ?? '';
       if (!label.trim()) continue;
       const cov = evidence.coverage(label, entry.contextStems);
