@@ -106,12 +106,33 @@ function nearestYear(sentence: string, start: number, end: number): number | und
   return best?.y;
 }
 
+/** A negated action in a question: "who do not use …", "that have never visited …" (the verb after the negation). */
+const NEGATED_ACTION = /\b(?:(?:do|does|did|are|is|was|were|have|has|had|can|could|would|will)(?:\s+not|n't)|never)\s+(?:(?:yet|ever|been)\s+)?([a-z]+)/i;
+
+/** A negation in a clause. */
+const NEGATION = /\b(?:not|never|no|none|neither|nor)\b|n't\b/i;
+
+/** How much the complement of a share gains over the share as written when the question asks the negated share. */
+const COMPLEMENT_BONUS = 0.05;
+
+/**
+ * The verb a percentage question negates ("what share of adults do not own a car" → `own`), when it asks a share;
+ * undefined otherwise.
+ */
+export function negatedShareVerb(question: string, wantsPercent: boolean): string | undefined {
+  if (!wantsPercent) return undefined;
+  const m = NEGATED_ACTION.exec(question);
+  return m ? stemWord(m[1]!.toLowerCase()) : undefined;
+}
+
 /** Numbers in the best-scoring sentences, scored by sentence coverage, closeness to question terms, year and unit. */
 export function textNumberCandidates(evidence: EvidenceSet, options: { integersOnly?: boolean; limit?: number } = {}): Candidate[] {
   const { profile } = evidence;
   const sentences = scoreSentences(evidence).slice(0, 40);
   const measure = profile.measure;
-  const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number; stated: boolean }> = [];
+  const scored: Array<{ s: ScoredSentence; m: NumberMention; score: number; stated: boolean; complement?: boolean }> = [];
+  // "What percentage … do not own a car?" against "62% own a car": the share asked is what the rest make up.
+  const negated = negatedShareVerb(profile.question, profile.wantsPercent);
   for (const s of sentences) {
     const mentions = findNumbers(s.text, { words: options.integersOnly === true });
     const sentenceYears = new Set(findYears(s.text));
@@ -145,12 +166,19 @@ export function textNumberCandidates(evidence: EvidenceSet, options: { integersO
       const stated = measure !== undefined && measuredBy(s.text.slice(m.end, m.end + 40), measure);
       if (stated) score += 0.3;
       scored.push({ s, m, score, stated });
+      if (negated !== undefined && m.percent && m.value > 0 && m.value < 100) {
+        const clause = ownClause(s.text, mentions, i);
+        if (!NEGATION.test(clause) && wordTokens(clause).some((t) => t.stem === negated)) scored.push({ s, m, score: score + COMPLEMENT_BONUS, stated, complement: true });
+      }
     }
   }
   scored.sort((a, b) => b.score - a.score);
-  return scored.slice(0, options.limit ?? 3).map(({ s, m, score, stated }) => {
+  return scored.slice(0, options.limit ?? 3).map(({ s, m, score, stated, complement }) => {
     const headingScale = s.entry.observation.payload.kind === 'text' ? findStatedScale(s.entry.observation.payload.heading_path.join(' ')) : undefined;
-    const value = numericAnswer(profile, m, m.scale ?? headingScale, { label: s.text.slice(0, Math.max(0, m.start)).slice(-60) });
+    const rest = complement ? Math.round((100 - m.value) * 1e6) / 1e6 : undefined;
+    const read = rest !== undefined ? { ...m, value: rest, raw: `${rest}%` } : m;
+    const value = numericAnswer(profile, read, m.scale ?? headingScale, { label: s.text.slice(0, Math.max(0, m.start)).slice(-60) });
+    if (complement) value.notes.unshift(`the share asked is the rest of the ${m.raw} the sentence states (100 − ${m.value})`);
     const focus = { start: s.span.start + m.start, end: s.span.start + m.end };
     return {
       answer: value.answer,
