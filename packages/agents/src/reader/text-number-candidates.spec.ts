@@ -18,7 +18,7 @@ describe('shares of those who do not do something', () => {
     const result = await reader.read({ question: 'What percentage of households do not own a bicycle in the 2022 mobility survey?', observations: [text] });
     expect(result.answer).toBe(36);
     expect(supportMatches(result.support[0]!, text)).toBe(true);
-    expect(result.notes.join(' ')).toContain('the rest of the 64%');
+    expect((result.notes ?? []).join(' ')).toContain('the rest of the 64%');
   });
 
   it('answers a negated share the document states as written', async () => {
