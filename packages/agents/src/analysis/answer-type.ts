@@ -96,7 +96,7 @@ function splitAlternatives(text: string, conjunction: 'or' | 'and|or'): string[]
  * ```ts
  * choiceOptions('Which plant produced more units, the north plant or the south plant?');
  * // { options: ['north plant', 'south plant'], basis: 'compare', extreme: 'max' }
- * choiceOptions('Is the "Filling" step before or after the "Sealing" step?');
+ * choiceOptions('Does "Filling" come before or after "Sealing"?');
  * // { options: ['before', 'after'], basis: 'order', opposite: true, subjects: ['Filling', 'Sealing'] }
  * ```
  */

@@ -39,7 +39,7 @@ describe('analyzeQuestion', () => {
   });
 
   it('expects the number type a question asks for in so many words, and text otherwise', () => {
-    const gap = analyzeQuestion('What is the gap between the two clinics in the survey? Please give the answer in float format.', { pack: generic });
+    const gap = analyzeQuestion('How far apart are the two clinics in the survey? Please give the answer in float format.', { pack: generic });
     expect(gap.expected_format).toBe('Float');
     const whole = analyzeQuestion('What is the warranty of the kettle in years, as an integer?', { pack: generic });
     expect(whole.expected_format).toBe('Int');

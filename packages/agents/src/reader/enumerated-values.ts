@@ -50,7 +50,7 @@ function agrees(candidate: Candidate, run: readonly NumberMention[], nodeId: str
 }
 
 /**
- * One value per item the question enumerates ("for the first and second quarters respectively"), read from a
+ * One value per item the question enumerates ("for the east and west depots respectively"), read from a
  * sentence that states exactly that many values together ("in the first two quarters growth was 5.3% and 5.2%"),
  * in the sentence's order. Values are strings as written. None when the question enumerates nothing.
  *

@@ -82,10 +82,10 @@ describe('list answers', () => {
 
   it('answers one value per item a question enumerates "respectively", as a list', async () => {
     expect(questionParts('What were the outputs of the north and south plants respectively?')?.parts).toEqual(['north plants', 'south plants']);
-    expect(questionParts('How many papers use training-time correction, generation-time correction, and post-hoc correction, respectively?')?.parts).toEqual([
-      'training-time correction',
-      'generation-time correction',
-      'post-hoc correction',
+    expect(questionParts('How many farms use drip irrigation, sprinkler irrigation, and flood irrigation, respectively?')?.parts).toEqual([
+      'drip irrigation',
+      'sprinkler irrigation',
+      'flood irrigation',
     ]);
     const report = textObservation('t_6', 'Sales in the northern region grew 5.3% in 2022. Sales in the southern region grew 4.1% in 2022.', 2);
     const result = await reader.read({ question: 'How much did sales grow in the southern and northern regions respectively, in percent?', observations: [report] });
