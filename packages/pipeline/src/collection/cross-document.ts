@@ -3,7 +3,7 @@ import { analyzeQuestion, computationSpec, findNumbers, isYearLike, type Computa
 import { evaluateExpression, type ComputeResult, type VariableInput } from '@doctree/toolhub';
 import { DocTreeError, type Answer, type CollectionDocument, type QuestionAnalysis, type TraceEvent } from '@doctree/schema';
 import type { AskedQuestion } from '../ask-question.js';
-import { namedMetadata, type DocumentSelection } from './document-selection.js';
+import { namedMetadata, squash, type DocumentSelection } from './document-selection.js';
 
 /**
  * Cross-document answers: a question that names the subjects of several documents — two companies ("compare X of A
@@ -97,8 +97,6 @@ export interface PlanCrossDocumentOptions {
 /** Defaults of {@link PlanCrossDocumentOptions}. */
 export const PLAN_CROSS_DOCUMENT_DEFAULTS = { maxParts: 6 } as const satisfies PlanCrossDocumentOptions;
 
-/** Letters and digits only, lower case (as selection compares company names). */
-const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const tokens = (text: string): string[] => text.toLowerCase().match(/[a-z0-9&]+/g) ?? [];
 
 /** Words of a line item that name the document or the period rather than the quantity. */

@@ -81,7 +81,7 @@ export interface DocumentSelection {
 }
 
 /** Letters and digits only, lower case: `Northwind Foods`, `NORTHWINDFOODS` and `northwind-foods` compare equal. */
-function squash(text: string): string {
+export function squash(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
 
