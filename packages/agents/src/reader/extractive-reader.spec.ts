@@ -112,10 +112,10 @@ describe('ExtractiveReader', () => {
   });
 
   it('prefers the number written with the unit a "how many" question measures', async () => {
-    const chunk = 'Open the manual insert lid. Insert ground coffee (max. 16 g) and close the manual insert lid. The grounds container holds 50 brewing cycles.';
-    const result = await reader.read({ question: 'How many grams of coffee can be put in the manual insert?', observations: [textObservation('t_7', chunk, 25)] });
-    expect(result).toMatchObject({ answer: 16, answer_format: 'Int' });
-    expect(result.support[0]!.snippet).toContain('(max. 16 g)');
+    const chunk = 'Open the spice drawer. Add dried herbs (max. 30 g) and close the spice drawer. The tray holds 12 portions.';
+    const result = await reader.read({ question: 'How many grams of herbs fit in the spice drawer?', observations: [textObservation('t_7', chunk, 25)] });
+    expect(result).toMatchObject({ answer: 30, answer_format: 'Int' });
+    expect(result.support[0]!.snippet).toContain('(max. 30 g)');
   });
 
   it('reads plain text chunks (as the RAG baseline passes them), with offsets within the chunk or the document', async () => {

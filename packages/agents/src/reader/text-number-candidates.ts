@@ -21,8 +21,8 @@ const UNIT_ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(
 );
 
 /**
- * True when the words right after a number name what the question measures (`16 g` for grams, `9 steps`, `7 coffee
- * quality levels` for levels): the measure among the next four words of the clause.
+ * True when the words right after a number name what the question measures (`16 g` for grams, `9 steps`, `7 grind
+ * fineness levels` for levels): the measure among the next four words of the clause.
  */
 function measuredBy(after: string, measure: string): boolean {
   const next = /^\s*([^\s,.;:)]+)(?:\s+([^\s,.;:)]+))?(?:\s+([^\s,.;:)]+))?(?:\s+([^\s,.;:)]+))?/.exec(after);
