@@ -60,4 +60,5 @@ export type { OrdinalOptions } from './text/ordinals.js';
 export { findPageReferences, romanValue } from './text/page-references.js';
 export type { PageReference, PageReferenceOptions } from './text/page-references.js';
 export { sentenceSpans, splitSentences } from './text/sentences.js';
+export { escapeRegExp } from './text/regexp.js';
 export type { SentenceOptions, SentenceSpan } from './text/sentences.js';

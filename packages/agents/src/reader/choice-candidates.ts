@@ -1,3 +1,4 @@
+import { escapeRegExp } from '@doctree/schema';
 import type { ChoiceOptions } from '../analysis/answer-type.js';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { findNumbers } from './numbers.js';
@@ -37,13 +38,12 @@ interface Mention {
   end: number;
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Mentions of a phrase (case and spacing ignored) in the evidence, in evidence order. */
 function mentionsOf(evidence: EvidenceSet, phrase: string): Mention[] {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [];
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map(escape).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.map(escapeRegExp).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
   const out: Mention[] = [];
   for (const entry of evidence.entries) {
     for (const m of entry.text.text.matchAll(pattern)) out.push({ entry, at: m.index, end: m.index + m[0].length });
@@ -169,7 +169,7 @@ function supportCandidates(evidence: EvidenceSet, choice: ChoiceOptions, shown: 
 function wordCandidates(evidence: EvidenceSet, choice: ChoiceOptions): Candidate[] {
   const sentences = scoreSentences(evidence).slice(0, 5);
   const votes = choice.options.map((option) => {
-    const pattern = new RegExp(`\\b${escape(option)}\\b`, 'i');
+    const pattern = new RegExp(`\\b${escapeRegExp(option)}\\b`, 'i');
     const hits = sentences.filter((s) => pattern.test(s.text));
     return { option, hits, score: hits.reduce((sum, s) => sum + s.score, 0) };
   });

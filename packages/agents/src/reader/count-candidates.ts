@@ -1,4 +1,4 @@
-import type { Support } from '@doctree/schema';
+import { escapeRegExp, type Support } from '@doctree/schema';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { listCandidates } from './list-candidates.js';
 import { supportFor } from './observation-text.js';
@@ -12,7 +12,6 @@ export function occurrenceTarget(question: string): string | undefined {
   return plain?.[1]?.trim() || undefined;
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The observations to count in, without double counting: on the pages the question names (all when it names none),
@@ -41,7 +40,7 @@ export function occurrenceCountCandidates(evidence: EvidenceSet): Candidate[] {
   if (!target) return [];
   const pool = countPool(evidence);
   if (pool.length === 0) return [];
-  const pattern = new RegExp(`(?<![A-Za-z0-9])${escape(target).replace(/\s+/g, '\\s+')}(?![A-Za-z0-9])`, 'gi');
+  const pattern = new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(target).replace(/\s+/g, '\\s+')}(?![A-Za-z0-9])`, 'gi');
   const seen = new Set<string>();
   const support: Support[] = [];
   for (const e of pool) {

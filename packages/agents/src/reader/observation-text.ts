@@ -1,4 +1,4 @@
-import type { Observation, Support } from '@doctree/schema';
+import { escapeRegExp, type Observation, type Support } from '@doctree/schema';
 
 /**
  * The searchable text of an observation and where it sits in the document. Supports quote this text: their
@@ -70,7 +70,7 @@ export function locateQuote(text: string, quote: string): { start: number; end: 
   if (!q) return undefined;
   const exact = text.indexOf(q);
   if (exact >= 0) return { start: exact, end: exact + q.length };
-  const words = q.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const words = q.split(/\s+/).map(escapeRegExp);
   if (words.length === 0) return undefined;
   const re = new RegExp(words.join('[\\s|]+'), 'i');
   const m = re.exec(text);

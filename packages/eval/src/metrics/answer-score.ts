@@ -1,4 +1,4 @@
-import { numberWordValue, numberWordsBetween, type AnswerFormat, type AnswerValue } from '@doctree/schema';
+import { escapeRegExp, numberWordValue, numberWordsBetween, type AnswerFormat, type AnswerValue } from '@doctree/schema';
 
 import { anls, cleanAnswerString, isDeclinedAnswer, NOT_ANSWERABLE, scoreMmLongBenchAnswer } from './mmlongbench-score.js';
 import type { MmLongBenchRule } from './mmlongbench-score.js';
@@ -127,7 +127,7 @@ export function scoreOpenAnswer(gold: string, prediction: AnswerValue, options: 
   }
   const g = cleanAnswerString(gold);
   const p = cleanAnswerString(predText);
-  if (g !== '' && new RegExp(`(^|\\W)${g.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|\\W)`).test(p)) return { score: 1, rule: 'text' };
+  if (g !== '' && new RegExp(`(^|\\W)${escapeRegExp(g)}($|\\W)`).test(p)) return { score: 1, rule: 'text' };
   return { score: anls(g, p), rule: 'text' };
 }
 

@@ -1,4 +1,4 @@
-import { PageNumberSchema, pageFromIndex } from '@doctree/schema';
+import { escapeRegExp, PageNumberSchema, pageFromIndex } from '@doctree/schema';
 import type { DocTreeNode, Hit } from '@doctree/schema';
 import { analyzeQuery, analyzeText } from '@doctree/index';
 import { z } from 'zod';
@@ -83,7 +83,6 @@ export const StructureCountDataSchema: z.ZodType<StructureCountData> = z.object(
   qualified: z.boolean(),
 });
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The label kind word of a caption (`Figure 3` → figure, `Table 2` → table), or undefined. */
 function captionKind(caption: DocTreeNode): 'figure' | 'table' | undefined {
@@ -96,7 +95,7 @@ function captionKind(caption: DocTreeNode): 'figure' | 'table' | undefined {
 function candidates(nav: DocNavigator, args: StructureCountArgs): DocTreeNode[] {
   if (args.object === 'heading') {
     const word = args.heading_word!.trim().toLowerCase();
-    const starts = new RegExp(`^\\s*(?:[0-9]+(?:\\.[0-9]+)*\\.?\\s+)?${escape(word)}(?:\\s+([A-Z]|[0-9]+(?:\\.[0-9]+)*|[IVXLC]+)\\b|\\s*[:.–—-]|\\s*$)`, 'i');
+    const starts = new RegExp(`^\\s*(?:[0-9]+(?:\\.[0-9]+)*\\.?\\s+)?${escapeRegExp(word)}(?:\\s+([A-Z]|[0-9]+(?:\\.[0-9]+)*|[IVXLC]+)\\b|\\s*[:.–—-]|\\s*$)`, 'i');
     const seen = new Set<string>();
     const out: DocTreeNode[] = [];
     for (const s of nav.nodesWithRole('section')) {
@@ -163,7 +162,7 @@ export const structureCountCard: HubToolCard<StructureCountArgs, StructureCountD
     const section = args.section_title ? findSection(nav, { title: args.section_title }) : undefined;
     const inSection = section ? new Set(nav.view.descendants(section).map((n) => n.node_id)) : undefined;
     let nodes = candidates(nav, args).filter((n) => (!pageSet || pagesOf(n).some((p) => pageSet.has(p))) && (!inSection || inSection.has(n.node_id)));
-    const required = args.required.map((r) => new RegExp(`(?<![A-Za-z0-9])${escape(r.trim()).replace(/\s+/g, '\\s+')}(?![A-Za-z0-9])`, 'i'));
+    const required = args.required.map((r) => new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(r.trim()).replace(/\s+/g, '\\s+')}(?![A-Za-z0-9])`, 'i'));
     if (required.length > 0) nodes = nodes.filter((n) => required.every((r) => r.test(matchText(nav, n))));
     const qualifierTerms = [...new Set(args.qualifiers.flatMap((q) => analyzeQuery(q)))];
     let qualified = false;
