@@ -85,7 +85,7 @@ export const COLLECTION_ASK_USAGE = `  doctree ask --collection-dir DIR "<questi
                  first candidates), then asked; a question naming several documents' subjects (two companies,
                  two years) is asked of each and combined, citing document and page (--no-cross: asked
                  whole); --doc skips selection,
-                 --where filters on company, year or form; --store postgres://… (or DOCTREE_STORE) with
+                 --where filters on company, year, quarter or form; --store postgres://… (or DOCTREE_STORE) with
                  --collection NAME asks a collection kept in PostgreSQL
 `;
 

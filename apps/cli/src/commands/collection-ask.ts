@@ -36,10 +36,14 @@ export function parseFilters(pairs: readonly string[]): CollectionFilters {
     if (eq < 0 || value === '') throw new DocTreeError('USAGE', `--where takes field=value, not "${pair}"`);
     if (field === 'company') filters.company = value;
     else if (field === 'form') filters.form = value;
+    else if (field === 'quarter') {
+      if (!/^q[1-4]$/i.test(value)) throw new DocTreeError('USAGE', `quarter must be Q1, Q2, Q3 or Q4, not "${value}"`);
+      filters.quarter = value.toUpperCase();
+    }
     else if (field === 'year') {
       if (!/^\d{4}$/.test(value)) throw new DocTreeError('USAGE', `year must be a four-digit year, not "${value}"`);
       filters.year = Number(value);
-    } else throw new DocTreeError('USAGE', `--where filters on company, year or form, not "${field}"`);
+    } else throw new DocTreeError('USAGE', `--where filters on company, year, quarter or form, not "${field}"`);
   }
   return filters;
 }

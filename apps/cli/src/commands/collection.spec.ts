@@ -40,6 +40,20 @@ describe('doctree collection', () => {
     expect((await cli('collection', 'status', '--collection-dir', 'col')).out).toContain('No pending changes.');
   });
 
+  it('status shows a quarterly report\'s quarter; ask --where quarter=… keeps only that quarter and rejects a malformed one', async () => {
+    writeFileSync(join(dir, 'in', 'Birch_2023Q2_10Q.md'), doc('Birch Labs', 2023, 'lab glassware'));
+    writeFileSync(join(dir, 'in', 'Birch_2023Q3_10Q.md'), doc('Birch Labs', 2023, 'lab glassware'));
+    await cli('collection', 'ingest', '--input-dir', 'in', '--collection-dir', 'col');
+    const status = await cli('collection', 'status', '--collection-dir', 'col');
+    expect(status.out).toMatch(/- birch_2023q2_10q {2}\(Birch 10-Q 2023 Q2\)/);
+    const json = JSON.parse((await cli('ask', '--collection-dir', 'col', 'How much cash did Birch hold?', '--where', 'quarter=q3', '--mode', 'all', '--json')).out);
+    expect(json.documents.map((d: { doc_id: string }) => d.doc_id)).toEqual(['birch_2023q3_10q']);
+    const bad = await cli('ask', '--collection-dir', 'col', 'cash?', '--where', 'quarter=Q5');
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/quarter must be Q1, Q2, Q3 or Q4/);
+    expect(bad.err).not.toMatch(/\n\s+at /);
+  });
+
   it('meta set edits metadata that ask --collection-dir then selects on, and shows the selection scores', async () => {
     await cli('collection', 'ingest', '--input-dir', 'in', '--collection-dir', 'col');
     const set = await cli('collection', 'meta', 'set', 'birch_2022_10k', 'company=Birch Scientific', 'year=', '--collection-dir', 'col', '--json');

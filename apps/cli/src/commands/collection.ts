@@ -89,7 +89,8 @@ export function formatStatus(report: CollectionStatusReport, manifest: Collectio
   if (manifest && manifest.documents.length > 0) {
     out.push('', 'Indexed documents:');
     for (const d of manifest.documents) {
-      const facts = [d.metadata.company, d.metadata.form, d.metadata.year].filter((x) => x !== undefined).join(' ');
+      const period = d.metadata.period_end ? `period ended ${d.metadata.period_end}` : undefined;
+      const facts = [d.metadata.company, d.metadata.form, d.metadata.year, d.metadata.quarter, period].filter((x) => x !== undefined).join(' ');
       out.push(`  - ${d.doc_id}${facts ? `  (${facts})` : ''}  ${d.pages} page(s)`, `      Source:  ${d.path}`, `      Indexed: ${d.indexed_at}${d.ingest_warnings.length ? `  (${d.ingest_warnings.length} ingest warning(s))` : ''}`);
     }
   }

@@ -59,6 +59,10 @@ describe('document selection scoring', () => {
     expect(namedMetadata('Revenue was $17K in 20180', short)).toEqual([]);
     expect(matchesFilters(northwind, { company: 'Northwind Foods', year: 2023 })).toBe(true);
     expect(matchesFilters(northwind, { form: '10-Q' })).toBe(false);
+    const second = row('q', { company: 'Northwind Foods', year: 2023, form: '10-Q', quarter: 'Q2', edited: [] });
+    expect(matchesFilters(second, { quarter: 'q2' })).toBe(true);
+    expect(matchesFilters(second, { quarter: 'Q3' })).toBe(false);
+    expect(matchesFilters(northwind, { quarter: 'Q2' })).toBe(false);
   });
 
   it('scores documents by 1/sqrt(N+1) times the sum of their node hits', () => {

@@ -28,6 +28,8 @@ export interface CollectionFilters {
   company?: string;
   year?: number;
   form?: string;
+  /** `Q1`…`Q4`: only quarterly documents of that quarter. */
+  quarter?: string;
 }
 
 /** The periods a question names: the years and quarter of its analysis (`analyzeQuestion`). */
@@ -147,6 +149,7 @@ export function matchesFilters(row: CollectionDocument, filters: CollectionFilte
   if (filters.company !== undefined && squash(row.metadata.company ?? '') !== squash(filters.company)) return false;
   if (filters.year !== undefined && row.metadata.year !== filters.year) return false;
   if (filters.form !== undefined && squash(row.metadata.form ?? '') !== squash(filters.form)) return false;
+  if (filters.quarter !== undefined && (row.metadata.quarter ?? '') !== filters.quarter.toUpperCase()) return false;
   return true;
 }
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from '@doctree/agents/testing';
-import { resolveConfig, type DocTreeConfig } from '@doctree/schema';
+import { resolveConfig, type CollectionDocument, type DocTreeConfig } from '@doctree/schema';
 import { Collection } from './collection.js';
-import { LLM_DOCUMENT_SELECTOR_DEFAULTS } from './llm-selection.js';
+import { candidateLine, LLM_DOCUMENT_SELECTOR_DEFAULTS } from './llm-selection.js';
 
 jest.setTimeout(120_000);
 
@@ -119,5 +119,30 @@ describe('Collection.select with a chat model (real ChatOpenAI client, scripted 
     expect(server.chatRequests).toHaveLength(0);
     expect(LLM_DOCUMENT_SELECTOR_DEFAULTS.maxCandidates).toBeGreaterThanOrEqual(10);
     expect(LLM_DOCUMENT_SELECTOR_DEFAULTS.maxCandidates).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('what the selector model sees of a candidate', () => {
+  const doc = (metadata: CollectionDocument['metadata']): CollectionDocument => ({
+    doc_id: 'birch_2024q3_10q',
+    path: 'Birch_2024Q3_10Q.pdf',
+    kind: 'pdf',
+    sha256: 'd'.repeat(64),
+    size: 1,
+    mtime: '2024-01-01T00:00:00.000Z',
+    build_id: 'b',
+    pages: 3,
+    ingest_warnings: [],
+    indexed_at: '2024-01-01T00:00:00.000Z',
+    created_at: '2024-01-01T00:00:00.000Z',
+    updated_at: '2024-01-01T00:00:00.000Z',
+    description: 'Birch Labs quarterly report.',
+    metadata,
+  });
+
+  it('shows the quarter and the period end of a quarterly report, and leaves out the fields a document lacks', () => {
+    const quarterly = JSON.parse(candidateLine(doc({ company: 'Birch Labs', year: 2024, quarter: 'Q3', period_end: '2024-09-30', form: '10-Q', edited: [] })));
+    expect(quarterly).toEqual({ id: 'birch_2024q3_10q', description: 'Birch Labs quarterly report.', company: 'Birch Labs', year: 2024, quarter: 'Q3', period_end: '2024-09-30', form: '10-Q' });
+    expect(Object.keys(JSON.parse(candidateLine(doc({ company: 'Birch Labs', edited: [] }))))).toEqual(['id', 'description', 'company']);
   });
 });
