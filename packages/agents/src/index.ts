@@ -19,6 +19,8 @@ export { extractSignals } from './router/question-signals.js';
 export { analysisFor, analysisOf, analyzeQuestion, attachAnalysis } from './analysis/question-analysis.js';
 export { computationSpec, definitionFormula } from './planner/definition-formula.js';
 export type { ComputationSpec, ComputationSpecInput, FormulaOperand, OperandReduce } from './planner/definition-formula.js';
+export { measureSpec, namedMeasure, planComputation } from './planner/pack-measures.js';
+export type { MeasureSpecInput, NamedMeasure, PlanComputationInput } from './planner/pack-measures.js';
 export type { AnalyzeQuestionOptions } from './analysis/question-analysis.js';
 export type { ExtractSignalsOptions, QuestionSignals } from './router/question-signals.js';
 export { RULE_ROUTER_DEFAULTS, RuleRouter } from './router/rule-router.js';

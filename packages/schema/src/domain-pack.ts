@@ -54,6 +54,45 @@ export const DomainDetectSchema = z.object({
 });
 export type DomainDetect = z.infer<typeof DomainDetectSchema>;
 
+/** Variable names a measure's formula may use for its operands. */
+const OperandName = z.string().regex(/^[A-H]$/);
+
+/** One operand of a measure: a concept of the pack (by name) or a line-item phrase, and how its cells are reduced. */
+export const DomainMeasureOperandSchema = z.object({
+  /** Variable of the formula (`A`…`H`). */
+  name: OperandName,
+  /** A concept name of the pack (`total assets`: found by the concept's wordings) or a line-item phrase (`income before income taxes`). */
+  item: Phrase,
+  /**
+   * `value` (default): the cell of the year asked — a flow over the year, or a balance at its end. `average`: the
+   * mean of the balances at the end of the year asked and of the year before (the average-balance convention of
+   * turnover and return ratios).
+   */
+  reduce: z.enum(['value', 'average']).default('value'),
+});
+export type DomainMeasureOperand = z.infer<typeof DomainMeasureOperandSchema>;
+
+/**
+ * A named measure of the field ("quick ratio", "asset turnover"): a question that names it without defining it is
+ * answered by computing its formula over its operands, each gathered with its own support.
+ */
+export const DomainMeasureSchema = z.object({
+  /** Short name, recorded in traces. */
+  name: Phrase,
+  /** Wordings that name the measure in questions (whole words, case-insensitive; hyphens and spaces alike). */
+  aliases: z.array(Phrase).min(1),
+  /** Patterns of other question wordings that name it (abbreviations, word orders). */
+  triggers: z.array(Pattern).default([]),
+  /** Arithmetic over the operand names, numbers, `+ - * /` and parentheses (`A / B`, `365 * A / B`, `(A - B) / C`). */
+  formula: z.string().min(1).max(200),
+  operands: z.array(DomainMeasureOperandSchema).min(1).max(8),
+  /** The result is shown as a percentage (the formula's value × 100). */
+  percent: z.boolean().default(false),
+  /** The definition and its conventions in words, for people reading the pack and the trace. */
+  description: z.string().max(1000).optional(),
+});
+export type DomainMeasure = z.infer<typeof DomainMeasureSchema>;
+
 /** A domain pack file (`format: "doctree.domain-pack"`). */
 export const DomainPackSchema = z.object({
   format: z.literal('doctree.domain-pack'),
@@ -73,6 +112,8 @@ export const DomainPackSchema = z.object({
   outflow_label_words: z.array(Phrase).default([]),
   /** Words that name an amount asked for (`fees`, `sales`): the reader then expects a number. */
   amount_words: z.array(Phrase).default([]),
+  /** Named measures of the field and their formulas over the pack's concepts (optional: a pack may name none). */
+  measures: z.array(DomainMeasureSchema).default([]),
   detect: DomainDetectSchema.optional(),
 });
 export type DomainPack = z.infer<typeof DomainPackSchema>;

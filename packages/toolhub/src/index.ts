@@ -99,5 +99,8 @@ export {
   selectDomainPack,
 } from './domain/domain-pack.js';
 export type { CompiledDomainPack, CompiledStatement, DomainPackChoice, SelectDomainPackOptions } from './domain/domain-pack.js';
+export { compileMeasures, mergeMeasures } from './domain/measures.js';
+export type { CompiledMeasure, CompiledMeasureOperand } from './domain/measures.js';
+export { FINANCE_MEASURES } from './domain/packs/finance-measures.js';
 export { FINANCE_PACK } from './domain/packs/finance.js';
 export { GENERIC_PACK } from './domain/packs/generic.js';

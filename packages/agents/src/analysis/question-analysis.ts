@@ -167,8 +167,9 @@ function expectedFormat(question: string, ops: readonly Operation[], units: read
   if ((ops.includes('sum') || ops.includes('difference')) && units.length > 0) return 'Float';
   if (/\bwhat\s+(?:is|was|were)\s+(?:the\s+)?(?:total\s+|net\s+|gross\s+)?(?:amount|value|number|size|price|cost)\b/.test(lower) && units.length > 0) return 'Float';
   if (/^(?:what|how)\b/.test(lower) && units.some((u) => ['$', '€', '£', '¥', 'RMB', 'millions', 'billions', 'thousands'].includes(u))) return 'Float';
-  // "What was capex in 2021?": a line item of the pack asked for its value (not why it changed).
-  if (/^(?:what|how\s+much)\s+(?:is|was|were|are)\b/.test(lower) && !/\b(?:why|drove|driv(?:e|en|ing)|reasons?|explain|describe|cause[sd]?|factors?)\b/.test(lower) && conceptsIn(q, pack.concepts).some((c) => !c.general)) {
+  // "What was capex in 2021?", "What is the quick ratio?": a line item or a named measure of the pack asked for its
+  // value (not why it changed).
+  if (/^(?:what|how\s+much)\s+(?:is|was|were|are)\b/.test(lower) && !/\b(?:why|drove|driv(?:e|en|ing)|reasons?|explain|describe|cause[sd]?|factors?)\b/.test(lower) && (conceptsIn(q, pack.concepts).some((c) => !c.general) || pack.measures.some((m) => m.trigger.test(q)))) {
     return 'Float';
   }
   // The number type the question asks for in so many words ("give the answer as an integer", "in float format").

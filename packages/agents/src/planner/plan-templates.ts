@@ -3,7 +3,8 @@ import type { Operation, PlanFallback, PlanStage, PlanStep, QueryType, RouterDec
 import { countAnalysis, type CountedObject } from '../analysis/count-analysis.js';
 import { analysisFor, analysisOf, analysisPack, legacyDomainPack } from '../analysis/question-analysis.js';
 import { ARITHMETIC_OPERATIONS } from '../router/question-signals.js';
-import { computationSpec, type ComputationSpec } from './definition-formula.js';
+import type { ComputationSpec } from './definition-formula.js';
+import { planComputation } from './pack-measures.js';
 
 /** What the templates may use besides the decision. */
 export interface TemplateSettings {
@@ -13,7 +14,7 @@ export interface TemplateSettings {
   vlm: boolean;
   /** Rerank the expanded candidates with `rank.llm` before packing (a chat model is configured). */
   rankWithLlm: boolean;
-  /** The question as asked: its computation (operands, formula) is read from it ({@link computationSpec}). */
+  /** The question as asked: its computation (operands, formula) is read from it ({@link planComputation}). */
   question?: string;
 }
 
@@ -112,9 +113,15 @@ const OPERAND_MIN_MATCH = 0.5;
 /** Candidate tables searched per operand (`extract.column` reads the one whose rows fit the line item best). */
 const OPERAND_TABLES = 15;
 
-/** The computation the question asks for, when the templates know the question. */
+/**
+ * The computation the question asks for, when the templates know the question: a formula it defines, a measure of its
+ * analysis's domain pack it names, or another computation it asks for (`planComputation`).
+ */
 function specOf(d: RouterDecision, s: TemplateSettings): ComputationSpec | undefined {
-  return s.question !== undefined ? computationSpec({ question: s.question, operations: d.signals.operations, years: d.signals.years }) : undefined;
+  if (s.question === undefined) return undefined;
+  const analysis = analysisOf(d);
+  const measures = analysis ? { pack: analysisPack(analysis), format: d.signals.expected_format, entities: analysis.entities } : {};
+  return planComputation({ question: s.question, operations: d.signals.operations, years: d.signals.years, ...measures });
 }
 
 /**

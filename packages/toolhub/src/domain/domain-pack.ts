@@ -5,6 +5,7 @@ import type { DomainConfig, DomainPack, DomainPackInput } from '@doctree/schema'
 
 import { runSlices, runSlicesCooperatively } from '../hub/slices.js';
 import type { Concept } from './concept.js';
+import { compileMeasures, mergeMeasures, type CompiledMeasure } from './measures.js';
 import { FINANCE_PACK } from './packs/finance.js';
 import { GENERIC_PACK } from './packs/generic.js';
 
@@ -34,6 +35,8 @@ export interface CompiledDomainPack {
   readonly outflowLabel: RegExp | undefined;
   /** Words naming an amount asked for, or undefined. */
   readonly amountWords: RegExp | undefined;
+  /** Named measures of the field (`quick ratio`) with their formulas over the pack's concepts; none in the generic pack. */
+  readonly measures: readonly CompiledMeasure[];
 }
 
 const NEVER = /(?!)/;
@@ -115,6 +118,7 @@ export function mergeDomainPacks(base: DomainPack, extra: DomainPack): DomainPac
     quantity_terms: [...extra.quantity_terms, ...base.quantity_terms],
     outflow_label_words: [...extra.outflow_label_words, ...base.outflow_label_words],
     amount_words: [...extra.amount_words, ...base.amount_words],
+    measures: mergeMeasures(base.measures, extra.measures),
   };
 }
 
@@ -147,6 +151,7 @@ export function compileDomainPack(pack: DomainPack, source = 'builtin', file?: s
     quantityTerms: Object.freeze(merged.quantity_terms.map((s, i) => compilePattern(s, `quantity_terms[${i}]`, file))),
     outflowLabel: wordsPattern(merged.outflow_label_words, '^\\s*'),
     amountWords: wordsPattern(merged.amount_words),
+    measures: Object.freeze(compileMeasures(merged.measures, concepts, file)),
   });
 }
 

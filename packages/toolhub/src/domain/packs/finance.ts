@@ -1,10 +1,12 @@
 import type { DomainPackInput } from '@doctree/schema';
 
+import { FINANCE_MEASURES } from './finance-measures.js';
+
 /**
  * The finance domain pack: company reports (10-K, 10-Q, annual reports, earnings releases) — reporting concepts and
  * the line-item wordings documents use for them, the abbreviations of financial writing, the financial statements
- * and the rows they hold, the words of reported quantities, outflow row labels, and how such a document reads on its
- * first pages. Plain data, validated by `DomainPackSchema` at load (patterns are regular-expression source strings).
+ * and the rows they hold, the words of reported quantities, outflow row labels, named measures (ratios, margins,
+ * turnovers: `FINANCE_MEASURES`) and how such a document reads on its first pages. Plain data, validated by `DomainPackSchema` at load (patterns are regular-expression source strings).
  * General financial knowledge only — no entry exists for one document or one question.
  */
 export const FINANCE_PACK: DomainPackInput = {
@@ -232,6 +234,7 @@ export const FINANCE_PACK: DomainPackInput = {
   ],
   outflow_label_words: ['purchase', 'purchases', 'payment', 'payments', 'repurchase', 'repurchases', 'acquisition', 'acquisitions', 'addition', 'additions', 'capital expenditure', 'capital expenditures', 'dividends paid', 'cash paid', 'repayment', 'repayments'],
   amount_words: ['sales', 'revenue', 'revenues'],
+  measures: FINANCE_MEASURES,
   detect: {
     phrases: [
       'form 10-k', 'form 10-q', 'annual report', 'quarterly report', 'securities and exchange commission', 'earnings release',
