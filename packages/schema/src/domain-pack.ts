@@ -114,6 +114,11 @@ export const DomainPackSchema = z.object({
   amount_words: z.array(Phrase).default([]),
   /** Named measures of the field and their formulas over the pack's concepts (optional: a pack may name none). */
   measures: z.array(DomainMeasureSchema).default([]),
+  /**
+   * Words of metrics where a lower value is better (`error`, `latency`): "which is best" asks their minimum. Matched
+   * as whole words in a column header or row label.
+   */
+  lower_is_better: z.array(Phrase).default([]),
   detect: DomainDetectSchema.optional(),
 });
 export type DomainPack = z.infer<typeof DomainPackSchema>;

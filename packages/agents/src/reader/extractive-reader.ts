@@ -4,7 +4,8 @@ import { COOPERATIVE_SLICE_MS, createPause, type CooperativePause } from '../age
 import { DEFAULT_CONCEPTS, type Concept } from '@doctree/toolhub';
 import { EvidenceSet, type Candidate } from './evidence-model.js';
 import { profileQuestion, type QuestionProfile } from './question-profile.js';
-import { computedValueCandidates, namedCellCandidates, tableComputeCandidates, tableExtremeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
+import { computedValueCandidates, namedCellCandidates, tableComputeCandidates, tableNumberCandidates, tableTwoItemCandidates } from './table-candidates.js';
+import { tableExtremeCandidates } from './table-extremes.js';
 import { countObservedCandidates } from './count-observed-candidates.js';
 import { choiceCandidates } from './choice-candidates.js';
 import { dateCandidates } from './date-candidates.js';

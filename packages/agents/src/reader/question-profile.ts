@@ -56,6 +56,8 @@ export interface QuestionProfile {
   domainConcepts: readonly Concept[];
   /** The pack's outflow row-label pattern (`Purchases of…`), or null when the pack has none. */
   outflowLabel: RegExp | null;
+  /** The pack's words of metrics where lower is better (`error`, `latency`), or null when the pack has none. */
+  lowerIsBetter: RegExp | null;
   /** What a count question counts (the count part of the question's analysis). */
   counted?: CountAnalysis;
   /** The options the question names for its answer ("A or B", "before or after"), when it names some. */
@@ -222,6 +224,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     pages,
     domainConcepts: concepts === DEFAULT_CONCEPTS ? analysisPack(read).concepts : concepts,
     outflowLabel: analysisPack(read).outflowLabel ?? null,
+    lowerIsBetter: analysisPack(read).lowerIsBetter ?? null,
     ...(counted ? { counted } : {}),
     ...(choice ? { choice } : {}),
     ...(textType ? { textType } : {}),

@@ -406,37 +406,3 @@ export function computedValueCandidates(evidence: EvidenceSet, computed: readonl
   }
   return out;
 }
-
-/** "Which row has the highest/lowest value" over a year (or the first value) column. */
-export function tableExtremeCandidates(evidence: EvidenceSet): Candidate[] {
-  const { profile } = evidence;
-  if (!profile.extreme) return [];
-  const out: Candidate[] = [];
-  for (const entry of evidence.entries) {
-    const p = entry.observation.payload;
-    if (p.kind !== 'table' || p.rows.length < 2) continue;
-    const context = evidence.coverage([p.caption ?? '', ...p.columns].join(' '));
-    if (context.score < 0.15) continue;
-    let col = p.columns.findIndex((h) => columnYears(h).some((y) => profile.years.includes(y)));
-    if (col < 0) {
-      const scored = p.columns.map((h, i) => ({ i, s: i === 0 ? -1 : evidence.coverage(h).score }));
-      scored.sort((a, b) => b.s - a.s);
-      col = scored[0] && scored[0].s > 0 ? scored[0].i : 1;
-    }
-    const rows = p.rows
-      .map((row) => ({ row, label: rowLabel(row).label, parsed: parseNumberCell(row[col] ?? '') }))
-      .filter((r) => r.label && r.parsed && !/^\s*total\b/i.test(r.label));
-    if (rows.length < 2) continue;
-    rows.sort((a, b) => (profile.extreme === 'max' ? b.parsed!.value - a.parsed!.value : a.parsed!.value - b.parsed!.value));
-    const top = rows[0]!;
-    const asksLabel = profile.kind === 'entity' || profile.kind === 'text' || /^\s*(?:which|who|what (?:company|segment|country|region|product|year|category))\b/i.test(profile.question);
-    out.push({
-      answer: asksLabel ? top.label : top.parsed!.value,
-      format: asksLabel ? 'Str' : Number.isInteger(top.parsed!.value) ? 'Int' : 'Float',
-      score: context.score + 0.25,
-      support: [tableRowSupport(entry, top.label, top.row[col]!)],
-      notes: [`${profile.extreme} of column "${p.columns[col]}" in ${entry.observation.node_id}: "${top.label}" (${top.row[col]})`],
-    });
-  }
-  return out;
-}

@@ -37,6 +37,8 @@ export interface CompiledDomainPack {
   readonly amountWords: RegExp | undefined;
   /** Named measures of the field (`quick ratio`) with their formulas over the pack's concepts; none in the generic pack. */
   readonly measures: readonly CompiledMeasure[];
+  /** Words of metrics where lower is better (whole words), or undefined when the pack names none. */
+  readonly lowerIsBetter: RegExp | undefined;
 }
 
 const NEVER = /(?!)/;
@@ -119,6 +121,7 @@ export function mergeDomainPacks(base: DomainPack, extra: DomainPack): DomainPac
     outflow_label_words: [...extra.outflow_label_words, ...base.outflow_label_words],
     amount_words: [...extra.amount_words, ...base.amount_words],
     measures: mergeMeasures(base.measures, extra.measures),
+    lower_is_better: [...extra.lower_is_better, ...base.lower_is_better],
   };
 }
 
@@ -152,6 +155,7 @@ export function compileDomainPack(pack: DomainPack, source = 'builtin', file?: s
     outflowLabel: wordsPattern(merged.outflow_label_words, '^\\s*'),
     amountWords: wordsPattern(merged.amount_words),
     measures: Object.freeze(compileMeasures(merged.measures, concepts, file)),
+    lowerIsBetter: wordsPattern(merged.lower_is_better),
   });
 }
 

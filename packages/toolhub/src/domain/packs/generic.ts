@@ -23,4 +23,6 @@ export const GENERIC_PACK: DomainPackInput = {
       general: true,
     },
   ],
+  // Metrics where less is better: "the best model" has the lowest of them.
+  lower_is_better: ['error', 'errors', 'error rate', 'loss', 'perplexity', 'latency', 'delay', 'response time', 'run time', 'runtime', 'inference time', 'wer', 'cer', 'mae', 'mse', 'rmse', 'mape', 'ece', 'failure rate', 'miss rate', 'false positive rate', 'false negative rate'],
 };
