@@ -17,6 +17,7 @@ import { yearCandidates } from './year-candidates.js';
 import { itemCountCandidates, numberedStepCandidates, occurrenceCountCandidates } from './count-candidates.js';
 import { expectedItemCount, listCandidates, questionParts } from './list-candidates.js';
 import { yesNoCandidates } from './yes-no.js';
+import { namedItemArithmetic } from './named-item-arithmetic.js';
 
 /** Options of {@link ExtractiveReader}. */
 export interface ExtractiveReaderOptions extends BaseReaderOptions {
@@ -37,6 +38,9 @@ export const EXTRACTIVE_READER_DEFAULTS: Readonly<Required<Pick<ExtractiveReader
 
 /** How much a single value read as written loses against a computation the question asks for. */
 const LOOKUP_PENALTY = 0.5;
+
+/** How much a value read as written loses when the question asks arithmetic over items it names. */
+const NAMED_ITEM_LOOKUP_PENALTY = 0.3;
 
 /** A question that asks one value per item it names ("… for A and B respectively"). */
 const ASKS_LIST = /\brespectively\b/i;
@@ -85,7 +89,16 @@ export class ExtractiveReader extends BaseReader {
     // Each candidate generator runs as its own stretch (the event loop runs between them); an abort stops the reading.
     const pause = createPause({ sliceMs: this.options.sliceMs ?? COOPERATIVE_SLICE_MS, ...(request.signal ? { signal: request.signal } : {}) });
     const evidence = new EvidenceSet(request.observations, profile);
-    const candidates = (await this.candidates(profile, evidence, request.computed ?? [], pause)).filter((c) => c.support.length > 0);
+    // Arithmetic over items the question names: computed from each item's own value, it outranks every other reading;
+    // a value read as written loses against it, and when an item is missing from the observations that hold the
+    // others, no single value answers (no partial answer).
+    const items = profile.itemArithmetic ? (await pause(), namedItemArithmetic(evidence)) : undefined;
+    if (items?.missing) notes.push(items.missing);
+    const found = (items?.candidates.length ?? 0) > 0;
+    const read = (await this.candidates(profile, evidence, request.computed ?? [], pause))
+      .filter((c) => !items?.missing || c.computed)
+      .map((c) => (found ? { ...c, score: c.score - 2 * NAMED_ITEM_LOOKUP_PENALTY } : items && !c.computed ? { ...c, score: c.score - NAMED_ITEM_LOOKUP_PENALTY } : c));
+    const candidates = [...(items?.candidates ?? []), ...read].filter((c) => c.support.length > 0);
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     if (!best) return this.none(notes, 'no candidate answer in the evidence');

@@ -3,6 +3,7 @@ import { conceptsIn, DEFAULT_CONCEPTS, normalizeLabel, type Concept } from '@doc
 import { analysisConcepts, analysisFor, analysisPack } from '../analysis/question-analysis.js';
 import { countAnalysis, type CountAnalysis } from '../analysis/count-analysis.js';
 import { choiceOptions, ordinalItem, textAnswerType, type ChoiceOptions, type OrdinalItem, type TextAnswerType } from '../analysis/answer-type.js';
+import { itemArithmetic, type ItemArithmetic } from '../analysis/item-arithmetic.js';
 import type { OperandSides } from '../router/question-signals.js';
 import { findNumbers, scaleFromWord, type Scale } from './numbers.js';
 import { sentenceSpans, wordTokens } from './text-spans.js';
@@ -66,6 +67,8 @@ export interface QuestionProfile {
   textType?: TextAnswerType;
   /** The list item asked by its position ("the second step"), for text and entity questions. */
   ordinal?: OrdinalItem;
+  /** Arithmetic over items the question names ("how many more … A than B", "the total of A, B and C"). */
+  itemArithmetic?: ItemArithmetic;
 }
 
 /** Question words and generic request words that carry no evidence. */
@@ -201,6 +204,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const textType = kind === 'entity' || kind === 'text' ? textAnswerType(question) : undefined;
   const ordinal = kind === 'entity' || kind === 'text' ? ordinalItem(question) : undefined;
   const counted = kind === 'count' ? countAnalysis(read) : undefined;
+  const items = kind === 'yes_no' || kind === 'list' || kind === 'date' || kind === 'year' ? undefined : itemArithmetic(question);
   // A count measures its head noun ("how many pressure settings" counts settings).
   const measure = counted?.noun ?? /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
@@ -229,6 +233,7 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
     ...(choice ? { choice } : {}),
     ...(textType ? { textType } : {}),
     ...(ordinal ? { ordinal } : {}),
+    ...(items ? { itemArithmetic: items } : {}),
   };
 }
 
