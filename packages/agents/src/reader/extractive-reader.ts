@@ -176,7 +176,8 @@ export class ExtractiveReader extends BaseReader {
       case 'yes_no':
         return gen(() => yesNoCandidates(evidence));
       case 'list':
-        return gen(() => listCandidates(evidence));
+        // "The top 3 …": the first items of a table ranking, in order.
+        return [...(await gen(() => listCandidates(evidence))), ...(await gen(() => tableExtremeCandidates(evidence))).filter((c) => c.format === 'List')];
       case 'entity':
       case 'text': {
         // A choice question ("A or B?") is answered with one of its options, or not at all.

@@ -179,6 +179,20 @@ describe('tableExtremeCandidates', () => {
     expect(result.answer).toBe('high');
   });
 
+  it('answers "the top N" with the first items in order, and shows the winning value beside a label', async () => {
+    const stalls = table('tab_stalls', ['Stall', 'Weekly takings ($)'], [
+      ['Bakery', '1,240'],
+      ['Cheese', '980'],
+      ['Flowers', '1,510'],
+      ['Honey', '430'],
+    ]);
+    const top = await reader.read({ question: 'What are the top 2 stalls by weekly takings?', observations: [stalls] });
+    expect(top).toMatchObject({ answer: ['Flowers', 'Bakery'], answer_format: 'List' });
+    expect(top.support).toHaveLength(2);
+    const one = await reader.read({ question: 'Which stall had the smallest weekly takings?', observations: [stalls] });
+    expect(one).toMatchObject({ answer: 'Honey', display: 'Honey (430)' });
+  });
+
   it('offers nothing without a superlative, or for a tie at the top', () => {
     const ask = (q: string, obs: Observation[]) => tableExtremeCandidates(new EvidenceSet(obs, profileQuestion(q)));
     expect(ask('What is the accuracy of Baseline on Hillside?', [results])).toEqual([]);

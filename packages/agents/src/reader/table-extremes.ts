@@ -4,7 +4,7 @@
  * three lines: a dataset over its settings), packed cells split one value per setting, aggregate rows (totals,
  * averages, a subtotal over the rows under it) left out of the ranking, durations and amounts compared in one unit.
  */
-import type { AnswerFormat, Support } from '@doctree/schema';
+import { numberWordSource, numberWordValue, type AnswerFormat, type Support } from '@doctree/schema';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { phraseStems } from './evidence-model.js';
 import { wordTokens } from './text-spans.js';
@@ -25,6 +25,8 @@ export interface ExtremeAsk {
   asksLabel: boolean;
   /** The question ranks a total ("the lowest total"): a sum over the value columns when no column is named. */
   total: boolean;
+  /** How many items are asked ("the top 3", "the two largest"), when more than one. */
+  count?: number;
 }
 
 /** A cell value compared across items, in one unit. */
@@ -44,6 +46,8 @@ const QUALITY_MIN = /\b(?:worst|weakest|poorest)\b/i;
 const CHANGE_WORDS = /\b(?:increase[sd]?|grow(?:th|n|s)?|grew|rise|rose|gain(?:ed|s)?|jump(?:ed|s)?|change[sd]?|decrease[sd]?|decline[sd]?|drop(?:ped|s)?|fall|fell|shr[iu]nk|los[st])\b/i;
 const FALL_WORDS = /\b(?:decrease[sd]?|decline[sd]?|drop(?:ped|s)?|fall|fell|shr[iu]nk|los[st])\b/i;
 const LABEL_QUESTION = /^\s*(?:(?:in|on|at|for|of|among|from|between)\s+[^,?]*?,?\s*)?(?:which|who|whom|whose)\b|\b(?:which|who)\b|^\s*what\s+(?!(?:is|was|are|were|does|did|do|has|had)\b)[a-z]+/i;
+/** "The top 3", "the three largest": how many items a ranking question asks. */
+const TOP_N = new RegExp(String.raw`\btop\s+(\d+|${numberWordSource(2, 20)})\b|\b(\d+|${numberWordSource(2, 20)})\s+(?:[a-z]+\s+)?(?:highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|best|worst|longest|shortest)\b`, 'i');
 /** Explicit direction marks of a metric header: `↓`, `(lower is better)`. */
 const LOWER_MARK = /↓|\blower\s+(?:is\s+)?better\b|\bless\s+is\s+better\b/i;
 const HIGHER_MARK = /↑|\bhigher\s+(?:is\s+)?better\b|\bmore\s+is\s+better\b/i;
@@ -71,11 +75,14 @@ export function extremeAsk(profile: QuestionProfile): ExtremeAsk | undefined {
   if (!base) return undefined;
   const years = [...profile.years].sort((a, b) => a - b);
   const change = years.length >= 2 && CHANGE_WORDS.test(q) ? { from: years[0]!, to: years[years.length - 1]!, percent: /%|\bpercent(?:age)?\b|\brate\b/i.test(q), fall: FALL_WORDS.test(q) } : undefined;
+  const n = TOP_N.exec(q);
+  const count = n ? (numberWordValue(n[1] ?? n[2]!) ?? Number(n[1] ?? n[2])) : undefined;
   return {
+    ...(count !== undefined && Number.isInteger(count) && count >= 2 && count <= 20 ? { count } : {}),
     direction: base,
     quality,
     ...(change ? { change } : {}),
-    asksLabel: profile.kind === 'entity' || profile.kind === 'year' || LABEL_QUESTION.test(q),
+    asksLabel: profile.kind === 'entity' || profile.kind === 'year' || (count !== undefined && profile.kind === 'list') || LABEL_QUESTION.test(q),
     total: /\btotal\b/i.test(q),
   };
 }
@@ -340,17 +347,26 @@ function candidateOf(
 ): Candidate | null {
   if (ranked.length < 2) return null;
   const [top, second] = ranked as [Ranked, Ranked];
+  // "The top 3": the first items in order, unless a tie straddles the cut.
+  const many = ask.count !== undefined && ask.asksLabel ? ask.count : 1;
+  if (many > 1 && (ranked.length <= many || ranked[many - 1]!.value === ranked[many]!.value)) return null;
   // A tie at the top names no single item.
-  if (top.value === second.value && ask.asksLabel) return null;
+  if (many === 1 && top.value === second.value && ask.asksLabel) return null;
   const label = distinguishingPart(top.label, what.strip);
-  const answer = answerOf(evidence.profile, ask, top, label, what.computed);
+  const answer =
+    many > 1
+      ? { answer: ranked.slice(0, many).map((r) => distinguishingPart(r.label, what.strip)), format: 'List' as const, notes: [`the first ${many}: ${ranked.slice(0, many).map((r) => `"${r.label}" (${show(r.value)})`).join(', ')}`] }
+      : answerOf(evidence.profile, ask, top, label, what.computed);
   const context = evidence.coverage([grid.caption, what.metric, grid.headerText, ...grid.columns.map((c) => c.header), ...(what.strip.size > 0 ? [top.label] : [])].join(' \n '));
   if (context.score < 0.15) return null;
-  const support: Support[] = top.cells.map((c) => tableRowSupport(c.entry, c.label, c.cell));
+  const support: Support[] = ranked.slice(0, many).flatMap((r) => r.cells.map((c) => tableRowSupport(c.entry, c.label, c.cell)));
+  // What a person reads: the item with the value that ranks it.
+  const display = 'display' in answer ? answer.display : many === 1 && typeof answer.answer === 'string' ? `${answer.answer} (${top.cells.map((c) => c.cell).join(' → ')})` : undefined;
   return {
     answer: answer.answer,
     format: answer.format,
-    score: 0.25 + context.score + 0.1 * what.match,
+    // A ranking asked in so many words ("the top 3") outranks listing the column.
+    score: 0.25 + context.score + 0.1 * what.match + (many > 1 ? 0.3 : 0),
     support,
     notes: [
       `${what.direction} of ${what.how} "${what.metric}" in ${grid.entry.observation.node_id}: "${top.label}" (${top.cells.map((c) => c.cell).join(', ')}${what.computed ? ` → ${show(top.value)}` : ''})`,
@@ -359,7 +375,7 @@ function candidateOf(
       ...(label !== top.label ? [`answered with what tells "${top.label}" apart from the other items the question names`] : []),
       ...answer.notes,
     ],
-    ...(answer.display !== undefined ? { display: answer.display } : {}),
+    ...(display !== undefined ? { display } : {}),
   };
 }
 
