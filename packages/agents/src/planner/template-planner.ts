@@ -3,6 +3,7 @@ import type { PlanFallback, PlanStage, QueryType, RouterDecision, StrategyPlan }
 import { BasePlanner, checkPlan } from './base-planner.js';
 import type { BasePlannerOptions, PlanOptions, PlanOutcome } from './base-planner.js';
 import { PLAN_TEMPLATES } from './plan-templates.js';
+import { withSurveyBaseSearch } from './survey-base-steps.js';
 import { RETRIEVAL_TOOL_IDS } from './plan-vocabulary.js';
 import type { PlanInput, TemplateSettings } from './plan-templates.js';
 
@@ -110,7 +111,7 @@ export class TemplatePlanner extends BasePlanner {
       .filter((c) => c.type !== decision.query_type && c.type !== 'unanswerable' && c.score >= s.secondaryMinScore)
       .slice(0, s.maxSecondary);
     const merged = secondary.reduce((plan, c) => mergeSecondary(plan, c.type, PLAN_TEMPLATES[c.type](decision, settings)), primary);
-    return this.#checked(merged);
+    return this.#checked(withSurveyBaseSearch(merged, decision, question));
   }
 
   /** Ranking step added, the user's lanes joined to the text stages, and checked. */

@@ -17,6 +17,7 @@ import { yearCandidates } from './year-candidates.js';
 import { itemCountCandidates, numberedStepCandidates, occurrenceCountCandidates } from './count-candidates.js';
 import { expectedItemCount, listCandidates, questionParts } from './list-candidates.js';
 import { yesNoCandidates } from './yes-no.js';
+import { groupShareCandidates, surveyCountCandidates } from './survey-counts.js';
 import { namedItemArithmetic } from './named-item-arithmetic.js';
 
 /** Options of {@link ExtractiveReader}. */
@@ -136,6 +137,9 @@ export class ExtractiveReader extends BaseReader {
     }
     switch (profile.kind) {
       case 'count': {
+        // A survey report's count of people (a group's share times its base) or a share asked as a count, when found.
+        const survey = [...(await gen(() => surveyCountCandidates(evidence))), ...(await gen(() => groupShareCandidates(evidence)))];
+        if (survey.length > 0) return survey;
         const occurrences = await gen(() => occurrenceCountCandidates(evidence));
         if (occurrences.length > 0) return occurrences;
         const read = [
@@ -152,6 +156,7 @@ export class ExtractiveReader extends BaseReader {
         const planned = await gen(() => computedValueCandidates(evidence, computed));
         const all = [
           ...planned,
+          ...(await gen(() => groupShareCandidates(evidence))),
           ...(await gen(() => tableTwoItemCandidates(evidence))),
           ...(await gen(() => tableComputeCandidates(evidence))),
           ...(await gen(() => textComputeCandidates(evidence))),
