@@ -3,13 +3,17 @@ import { askingSentence } from './question-analysis.js';
 /**
  * Arithmetic over items a question names: "how many more X did A have than B" (A − B), "how many fewer … A than B"
  * (B − A), "the gap between A and B" (|A − B|), "the total X of A, B and C" / "A and B in total" (A + B + C), "how many
- * times larger is A than B" and "what multiple of A was reached in B" (ratios). Read from the wording with general
+ * times larger is A than B" and "what multiple of A was reached in B" (ratios), "the X of A and B respectively" (one
+ * value per item, in order). Read from the wording with general
  * English rules only (no field words); the reader finds each item as a row or column label in the evidence, reads
  * its value with its own support and computes. Part of the one question analysis.
  */
 
-/** How named items combine: `difference` (first − second), `gap` (|first − second|), `sum`, `ratio` (first / second). */
-export type ItemOperation = 'difference' | 'gap' | 'sum' | 'ratio';
+/**
+ * How named items combine: `difference` (first − second), `gap` (|first − second|), `sum`, `ratio` (first / second),
+ * `list` (each item's value, in the order asked: "… of A and B respectively").
+ */
+export type ItemOperation = 'difference' | 'gap' | 'sum' | 'ratio' | 'list';
 
 /** One operand of an item computation, in operand order. */
 export interface ItemOperand {
@@ -90,9 +94,16 @@ export function enumeratedItems(sentence: string): string[] | undefined {
   }
   const cleaned = [...items, tail.join(' ')].map(cleanItem).filter(Boolean);
   if (cleaned.length < 2) return undefined;
-  // An elided item: "Recruiter A and B" names "Recruiter B" (the first item's words before its last one).
+  // An elided item: "Recruiter A and B" names "Recruiter B" (the first item's words before its last one); "the north
+  // and south plants" names the north plant (single words share the last item's final word).
   const first = cleaned[0]!.split(/\s+/);
-  return cleaned.map((item, i) => (i > 0 && first.length > 1 && !item.includes(' ') && item.length <= 3 && first[first.length - 1]!.length <= 3 ? [...first.slice(0, -1), item].join(' ') : item));
+  const lastWords = cleaned[cleaned.length - 1]!.split(/\s+/);
+  const shared = cleaned.slice(0, -1).every((item) => !item.includes(' ')) && lastWords.length === 2 ? lastWords[1]! : undefined;
+  return cleaned.map((item, i) => {
+    if (i > 0 && first.length > 1 && !item.includes(' ') && item.length <= 3 && first[first.length - 1]!.length <= 3) return [...first.slice(0, -1), item].join(' ');
+    if (shared && i < cleaned.length - 1) return `${item} ${shared}`;
+    return item;
+  });
 }
 
 /**
@@ -124,7 +135,11 @@ export function itemArithmetic(question: string): ItemArithmetic | undefined {
   const gap = GAP_BETWEEN.exec(asking);
   const period = (text: string): boolean => /^(?:(?:the\s+)?(?:FY|fiscal(?:\s+year)?|year)\s*)?'?\d{2,4}$/i.test(text.trim());
   if (gap && !(period(gap[2]!) && period(gap[3]!.replace(/[\s.,;:!]+$/, '')))) return { operation: gap[1]!.toLowerCase() === 'gap' ? 'gap' : 'difference', operands: [clause(gap[2]!), clause(gap[3]!)] };
-  if (TOTAL_WORD.test(asking) && !/\brespectively\b/i.test(asking)) {
+  if (/\brespectively\b/i.test(asking)) {
+    const items = enumeratedItems(asking);
+    return items && items.length >= 2 ? { operation: 'list', operands: items.map((text) => ({ text, whole: true })) } : undefined;
+  }
+  if (TOTAL_WORD.test(asking)) {
     const items = enumeratedItems(asking);
     if (items && items.length >= 2 && !items.every((i) => /^(?:FY\s*)?'?\d{2,4}$/i.test(i))) return { operation: 'sum', operands: items.map((text) => ({ text, whole: true })) };
   }

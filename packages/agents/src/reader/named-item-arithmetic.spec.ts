@@ -40,9 +40,9 @@ describe('itemArithmetic', () => {
     });
   });
 
-  it('asks nothing of a plain lookup, a list asked item by item, or a total over periods only', () => {
+  it('asks nothing of a plain lookup, a list without "respectively", or a total over periods only', () => {
     expect(itemArithmetic('How many visits did Harbor Clinic have?')).toBeUndefined();
-    expect(itemArithmetic('What were the visits of Harbor Clinic and Hillside Clinic respectively?')).toBeUndefined();
+    expect(itemArithmetic('What were the visits of Harbor Clinic and Hillside Clinic?')).toBeUndefined();
     expect(itemArithmetic('What were total visits in 2019 and 2020?')).toBeUndefined();
     expect(itemArithmetic('What is the difference between 2019 and 2020 visits?')?.operation).toBe('difference');
     expect(itemArithmetic('What is the difference between 2019 and 2020?')).toBeUndefined();
@@ -142,5 +142,26 @@ describe('items the evidence lacks', () => {
     expect((result.notes ?? []).join(' ')).toContain('"Westwind" is named nowhere in the evidence');
     const lookup = await reader.read({ question: 'How many posts did Northline publish in the first day?', observations: [slide] });
     expect(lookup.answer).toBe(31);
+  });
+});
+
+describe('one value per named item, in the order asked', () => {
+  it('reads a "respectively" question as a list of the items\' values, whatever the question kind', async () => {
+    expect(itemArithmetic('What were the visits of Hillside Clinic and Harbor Clinic respectively?')?.operation).toBe('list');
+    const result = await reader.read({ question: 'What were the visits of Hillside Clinic and Harbor Clinic respectively?', observations: [visits] });
+    expect(result).toMatchObject({ answer: ['980', '1240'], answer_format: 'List' });
+    expect(result.support.map((s) => s.snippet)).toEqual([expect.stringContaining('Hillside Clinic'), expect.stringContaining('Harbor Clinic')]);
+  });
+
+  it('takes column headers as the items when the question enumerates measures of one row', async () => {
+    const result = await reader.read({ question: 'How many visits and referrals did Hillside Clinic have, respectively?', observations: [visits] });
+    expect(result.answer).toEqual(['980', '120']);
+  });
+});
+
+describe('enumerations that share a word', () => {
+  it('gives single-word items the head noun of the last item', () => {
+    expect(enumeratedItems('What were the outputs of the north and south plants respectively?')).toEqual(['north plants', 'south plants']);
+    expect(enumeratedItems('What is the combined output of Plant A and B?')).toEqual(['Plant A', 'Plant B']);
   });
 });

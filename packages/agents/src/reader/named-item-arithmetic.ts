@@ -271,7 +271,7 @@ function textValues(entry: EvidenceEntry, operands: readonly ItemOperand[]): { v
 const round4 = (value: number): number => Math.round(value * 1e4) / 1e4;
 
 /** Combines the operand values; undefined for a ratio over zero. */
-function combine(operation: ItemArithmetic['operation'], values: readonly number[]): { value: number; formula: string } | undefined {
+function combine(operation: Exclude<ItemArithmetic['operation'], 'list'>, values: readonly number[]): { value: number; formula: string } | undefined {
   const [a, b] = values as [number, number];
   switch (operation) {
     case 'difference':
@@ -324,6 +324,18 @@ export function namedItemArithmetic(evidence: EvidenceSet): NamedItemResult {
     const { values, found } = entry.observation.payload.kind === 'table' ? tableValues(evidence, entry, ask.operands) : textValues(entry, ask.operands);
     best = Math.max(best, found);
     if (values.length !== ask.operands.length) continue;
+    const quality = Math.min(...values.map((v) => v.quality));
+    const operands = values.map((v, i) => `${String.fromCharCode(65 + i)} = "${v.label}" ${v.parsed.raw} (${v.where}, p. ${v.support.page})`);
+    if (ask.operation === 'list') {
+      candidates.push({
+        answer: values.map((v) => `${v.parsed.value}${v.parsed.percent ? '%' : ''}`),
+        format: 'List',
+        score: 0.7 + 0.4 * quality - 0.01 * entry.rank,
+        support: values.map((v) => v.support),
+        notes: [`one value per item the question names, in ${entry.observation.node_id}, in the order asked: ${operands.join('; ')}`],
+      });
+      continue;
+    }
     const result = combine(ask.operation, values.map((v) => v.parsed.value));
     if (!result) continue;
     const percent = values.every((v) => v.parsed.percent);
@@ -332,8 +344,6 @@ export function namedItemArithmetic(evidence: EvidenceSet): NamedItemResult {
     const scaled = additive ? rescale(round4(result.value), scale, evidence.profile.scale) : { value: round4(result.value) };
     const value = scaled.value;
     const format: AnswerFormat = Number.isInteger(value) && evidence.profile.format !== 'Float' ? 'Int' : 'Float';
-    const quality = Math.min(...values.map((v) => v.quality));
-    const operands = values.map((v, i) => `${String.fromCharCode(65 + i)} = "${v.label}" ${v.parsed.raw} (${v.where}, p. ${v.support.page})`);
     candidates.push({
       answer: value,
       format,

@@ -204,7 +204,9 @@ export function profileQuestion(question: string, decision?: RouterDecision, con
   const textType = kind === 'entity' || kind === 'text' ? textAnswerType(question) : undefined;
   const ordinal = kind === 'entity' || kind === 'text' ? ordinalItem(question) : undefined;
   const counted = kind === 'count' ? countAnalysis(read) : undefined;
-  const items = kind === 'yes_no' || kind === 'list' || kind === 'date' || kind === 'year' ? undefined : itemArithmetic(question);
+  const asked = kind === 'yes_no' || kind === 'date' || kind === 'year' ? undefined : itemArithmetic(question);
+  // A list question asks the items' values, not arithmetic over them.
+  const items = kind === 'list' && asked?.operation !== 'list' ? undefined : asked;
   // A count measures its head noun ("how many pressure settings" counts settings).
   const measure = counted?.noun ?? /\b(?:how many|how much|number of)\s+(?:(?:the|of|different|total|distinct)\s+)*([a-z][a-z-]+)/i.exec(question)?.[1]?.toLowerCase();
   return {
