@@ -1,5 +1,6 @@
 import type { Observation } from '@doctree/schema';
 import { builtinDomainPack, domainPackFrom } from '@doctree/toolhub';
+import { textObservation } from '../__fixtures__/report-tree.js';
 import { analyzeQuestion, attachAnalysis } from '../analysis/question-analysis.js';
 import { EvidenceSet } from './evidence-model.js';
 import { ExtractiveReader } from './extractive-reader.js';
@@ -191,6 +192,25 @@ describe('tableExtremeCandidates', () => {
     expect(top.support).toHaveLength(2);
     const one = await reader.read({ question: 'Which stall had the smallest weekly takings?', observations: [stalls] });
     expect(one).toMatchObject({ answer: 'Honey', display: 'Honey (430)' });
+  });
+
+  it('reads a table a section writes in its text (cells between bars), citing the winning row', async () => {
+    const section = textObservation(
+      'sec_9',
+      [
+        '4 Field trials',
+        'Yields of the four lines over two seasons are shown below.',
+        'Line | Dry season | Wet season',
+        'Amber | 4.1 | 5.0',
+        'Basalt | 3.8 | 6.2',
+        'Cobalt | 4.6 | 5.4',
+        'The wet season favoured every line.',
+      ].join('\n'),
+    );
+    const result = await reader.read({ question: 'Which line gave the highest yield in the wet season?', observations: [section] });
+    expect(result.answer).toBe('Basalt');
+    expect(result.support[0]!.snippet).toContain('Basalt | 3.8 | 6.2');
+    expect(supportMatches(result.support[0]!, section)).toBe(true);
   });
 
   it('offers nothing without a superlative, or for a tie at the top', () => {

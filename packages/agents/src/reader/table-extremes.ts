@@ -160,10 +160,48 @@ const isHeaderRow = (row: readonly string[]): boolean => {
   return rest.length > 0 && rest.every((c) => cellQuantity(c) === null);
 };
 
-/** Reads a table observation into a {@link Grid}, or null when it has no two value columns or rows to rank. */
-function readGrid(entry: EvidenceEntry): Grid | null {
+/** A table's header line, body rows and caption, as observed or as read from text. */
+interface RawTable {
+  columns: readonly string[];
+  rows: readonly (readonly string[])[];
+  caption?: string;
+}
+
+/** Least lines of a table written in text (cells between ` | `). */
+const MIN_TEXT_TABLE_LINES = 3;
+
+/**
+ * The tables of an observation: a table observation's own, or the runs of lines a text observation writes as table
+ * rows (cells between ` | `, as a section's text holds its tables), each captioned by the line before it.
+ */
+export function observedTables(entry: EvidenceEntry): RawTable[] {
   const p = entry.observation.payload;
-  if (p.kind !== 'table' || p.rows.length < 2) return null;
+  if (p.kind === 'table') return [{ columns: p.columns, rows: p.rows, ...(p.caption ? { caption: p.caption } : {}) }];
+  if (p.kind !== 'text' || !p.text.includes(' | ')) return [];
+  const out: RawTable[] = [];
+  const lines = p.text.split('\n');
+  let run: string[][] = [];
+  let caption = '';
+  const flush = (): void => {
+    if (run.length >= MIN_TEXT_TABLE_LINES) out.push({ columns: run[0]!, rows: run.slice(1), caption: [p.heading_path[p.heading_path.length - 1] ?? '', caption].filter(Boolean).join(' — ') });
+    run = [];
+  };
+  for (const line of lines) {
+    const cells = line.includes('|') ? line.split('|').map((c) => c.trim()) : [];
+    if (cells.length >= 2) {
+      run.push(cells);
+      continue;
+    }
+    flush();
+    if (line.trim()) caption = line.trim();
+  }
+  flush();
+  return out;
+}
+
+/** Reads a table observation into a {@link Grid}, or null when it has no two value columns or rows to rank. */
+function readGrid(entry: EvidenceEntry, p: RawTable): Grid | null {
+  if (p.rows.length < 2) return null;
   const width = Math.max(p.columns.length, ...p.rows.map((r) => r.length));
   // Header lines: the columns, then leading body rows without a quantity (a dataset over its settings).
   let headerRows = 0;
@@ -503,8 +541,7 @@ function columnRanking(evidence: EvidenceSet, ask: ExtremeAsk, grid: Grid): { ca
 function continuedGrids(entries: readonly EvidenceEntry[]): Grid[] {
   const byHeader = new Map<string, Grid>();
   const out: Grid[] = [];
-  for (const entry of entries) {
-    const grid = readGrid(entry);
+  for (const grid of entries.flatMap((entry) => observedTables(entry).map((t) => readGrid(entry, t)))) {
     if (!grid) continue;
     const key = `${grid.headerText.toLowerCase().replace(/\s+/g, ' ')}\u0000${grid.columns.map((c) => `${c.col}.${c.slot ?? ''}`).join(',')}`;
     const first = byHeader.get(key);
