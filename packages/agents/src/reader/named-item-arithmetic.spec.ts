@@ -165,3 +165,25 @@ describe('enumerations that share a word', () => {
     expect(enumeratedItems('What is the combined output of Plant A and B?')).toEqual(['Plant A', 'Plant B']);
   });
 });
+
+describe('tables both ways', () => {
+  it('finds the items as column headers when the rows name measures, and skips heading rows without values', async () => {
+    const transposed = table('tab_7', ['Measure', 'Harbor Clinic', 'Hillside Clinic'], [
+      ['Visits', '1,240', '980'],
+      ['Referrals', '85', '120'],
+    ]);
+    const result = await reader.read({ question: 'How many more visits did Harbor Clinic have than Hillside Clinic?', observations: [transposed] });
+    expect(result.answer).toBe(260);
+    expect((result.notes ?? []).join(' ')).toContain('column "Harbor Clinic", row "Visits"');
+    const sections = table('tab_8', ['Item', '2023'], [
+      ['Fleet', ''],
+      ['Vans', '40'],
+      ['Trucks', '25'],
+      ['Fleet', '65'],
+      ['Drivers', '58'],
+    ]);
+    const gap = await reader.read({ question: 'How many more vehicles are in the fleet than drivers?', observations: [sections] });
+    expect(gap.answer).toBe(7);
+    expect((gap.notes ?? []).join(' ')).toContain('A = "Fleet" 65');
+  });
+});

@@ -149,8 +149,8 @@ function tableValues(evidence: EvidenceSet, entry: EvidenceEntry, operands: read
   if (p.kind !== 'table' || p.rows.length === 0) return { values: [], found: 0 };
   const rows = p.rows.map((row) => ({ row, ...rowLabel(row) }));
   let found = 0;
-  // Items as row labels.
-  const byRow = assign(rows.map((r) => r.label), operands);
+  // Items as row labels (rows holding a number: a section heading row names no value).
+  const byRow = assign(rows.map((r) => (r.row.some((cell, c) => c >= r.first && numberAt(cell)) ? r.label : '')), operands);
   found = Math.max(found, operands.filter((o) => rows.some((r) => labelQuality(r.label, o) > 0)).length);
   if (byRow) {
     const width = Math.max(...p.rows.map((r) => r.length));
