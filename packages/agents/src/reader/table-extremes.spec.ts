@@ -213,6 +213,16 @@ describe('tableExtremeCandidates', () => {
     expect(supportMatches(result.support[0]!, section)).toBe(true);
   });
 
+  it('ranks groups of year columns by the year asked, a group name written over one of its years', async () => {
+    const segments = table('tab_seg', ['(in millions)', 'Orchards 2022', 'Orchards 2021', 'Change', '2022', 'Nurseries 2021', 'Change'], [
+      ['Net sales', '$512 $', '450', '14%', '$(31) $', '20', 'NM'],
+      ['Operating costs', '300', '280', '7', '64', '15', '327'],
+    ]);
+    const result = await reader.read({ question: 'Which segment had the lowest net sales in 2022?', observations: [segments] });
+    expect(result.answer).toBe('Nurseries');
+    expect(result.notes?.join('\n')).toMatch(/runner-up "Orchards" \(512\)/);
+  });
+
   it('offers nothing without a superlative, or for a tie at the top', () => {
     const ask = (q: string, obs: Observation[]) => tableExtremeCandidates(new EvidenceSet(obs, profileQuestion(q)));
     expect(ask('What is the accuracy of Baseline on Hillside?', [results])).toEqual([]);

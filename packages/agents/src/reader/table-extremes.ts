@@ -155,6 +155,10 @@ interface Grid {
   headerText: string;
 }
 
+/** A header that is a year alone, and one that is a group's words followed by a year. */
+const BARE_YEAR = /^\s*((?:19|20)\d{2})\s*$/;
+const GROUP_YEAR = /^(.*[A-Za-z].*?)\s+((?:19|20)\d{2})\s*$/;
+
 const isHeaderRow = (row: readonly string[]): boolean => {
   const rest = row.slice(1).filter((c) => c.trim());
   return rest.length > 0 && rest.every((c) => cellQuantity(c) === null);
@@ -216,6 +220,15 @@ function readGrid(entry: EvidenceEntry, p: RawTable): Grid | null {
   const levels = [p.columns, ...p.rows.slice(0, headerRows)].map((line) => Array.from({ length: width }, (_, c) => (line[c] ?? '').trim()));
   // A header cell spanning several value columns is written once, over the first of them.
   for (const line of levels) for (let c = 1; c < width; c++) if (!line[c] && valueCols[c] && valueCols[c - 1] && line[c - 1]) line[c] = line[c - 1]!;
+  // A group over two year columns lands on one of them ("2021 | Corporate 2020"): the bare year takes the group's words.
+  for (const line of levels) {
+    for (let c = 1; c < width; c++) {
+      const year = BARE_YEAR.exec(line[c]!)?.[1];
+      if (!year || !valueCols[c]) continue;
+      const group = [line[c + 1], line[c - 1]].map((h) => (h ? GROUP_YEAR.exec(h) : null)).find((m) => m && m[2] !== year);
+      if (group) line[c] = `${group[1]!.trim()} ${year}`;
+    }
+  }
   const columns: ValueColumn[] = [];
   for (let c = 1; c < width; c++) {
     if (!valueCols[c]) continue;
@@ -529,7 +542,9 @@ function columnRanking(evidence: EvidenceSet, ask: ExtremeAsk, grid: Grid): { ca
   for (const c of columns) {
     const q = quantityAt(best.r, c, direction);
     if (!q) continue;
-    const label = yearAsked ? c.header : (c.top || c.header).replace(/\s+/g, ' ').trim();
+    // The years asked pick the columns; they are not part of the item's name.
+    const named = yearAsked ? c.header : (c.top || c.header).replace(/\s+/g, ' ').trim();
+    const label = yearAsked ? named : named.replace(/\b(?:19|20)\d{2}\b/g, (y) => (profile.years.includes(Number(y)) ? '' : y)).replace(/\s+/g, ' ').trim() || named;
     if (!label) continue;
     items.push({ label, value: q.value, quantity: q, cells: [{ entry: best.r.entry, label: best.r.label, cell: q.raw }] });
   }
