@@ -187,3 +187,17 @@ describe('tables both ways', () => {
     expect((gap.notes ?? []).join(' ')).toContain('A = "Fleet" 65');
   });
 });
+
+describe('items in different tables', () => {
+  it('reads each item from its own table when both stand under the same column, and cites both pages', async () => {
+    const first = table('tab_9', ['Clinic', 'Visits'], [['Harbor Clinic', '1,240'], ['Bayview Clinic', '610']], 4);
+    const next = table('tab_10', ['Clinic', 'Visits'], [['Hillside Clinic', '980'], ['Lakeside Clinic', '505']], 5);
+    const result = await reader.read({ question: 'How many more visits did Harbor Clinic have than Lakeside Clinic?', observations: [first, next] });
+    expect(result.answer).toBe(735);
+    expect(result.support.map((s) => s.page)).toEqual([4, 5]);
+    expect((result.notes ?? []).join(' ')).toContain('each in its own table');
+    const other = table('tab_11', ['Clinic', 'Staff'], [['Lakeside Clinic', '12']], 6);
+    const mixed = await reader.read({ question: 'How many more visits did Harbor Clinic have than Lakeside Clinic?', observations: [first, other] });
+    expect(mixed.answer).not.toBe(1228);
+  });
+});

@@ -24,6 +24,8 @@ interface OperandValue {
   quality: number;
   /** Where the value stands (`column "2019"`, `after the label`). */
   where: string;
+  /** For a table value: the other line it stands on (the value column's header, or the row of column items). */
+  line?: string;
 }
 
 /** The result of looking for the items of a question. */
@@ -164,7 +166,7 @@ function tableValues(evidence: EvidenceSet, entry: EvidenceEntry, operands: read
         values: byRow.map((a) => {
           const r = rows[a.index]!;
           const cell = r.row[column.index]!;
-          return { label: r.label, parsed: numberAt(cell)!, support: tableRowSupport(entry, r.label, cell), quality: a.quality, where: `row "${r.label}", column "${header}"` };
+          return { label: r.label, parsed: numberAt(cell)!, support: tableRowSupport(entry, r.label, cell), quality: a.quality, where: `row "${r.label}", column "${header}"`, line: header };
         }),
       };
     }
@@ -181,7 +183,7 @@ function tableValues(evidence: EvidenceSet, entry: EvidenceEntry, operands: read
         found: operands.length,
         values: byColumn.map((a) => {
           const cell = r.row[a.index]!;
-          return { label: p.columns[a.index]!, parsed: numberAt(cell)!, support: tableRowSupport(entry, r.label, cell), quality: a.quality, where: `column "${p.columns[a.index]}", row "${r.label}"` };
+          return { label: p.columns[a.index]!, parsed: numberAt(cell)!, support: tableRowSupport(entry, r.label, cell), quality: a.quality, where: `column "${p.columns[a.index]}", row "${r.label}"`, line: r.label };
         }),
       };
     }
@@ -309,10 +311,69 @@ function absentOperand(evidence: EvidenceSet, operands: readonly ItemOperand[]):
   return at >= 0 && seen.some(Boolean) ? operands[at] : undefined;
 }
 
+/** Most score a computation over values read from different tables keeps (each item's table found on its own). */
+const SPLIT_TABLES_PENALTY = 0.1;
+
+/**
+ * Each operand read on its own from the tables (its best-matching table), when all stand on the same line (the
+ * same column header or row label): a table continued over pages, or one item per table. Undefined unless every
+ * operand is found so and the values come from two or more tables.
+ */
+function splitTableValues(evidence: EvidenceSet, operands: readonly ItemOperand[]): { values: OperandValue[]; rank: number } | undefined {
+  const values: OperandValue[] = [];
+  let rank = 0;
+  for (const operand of operands) {
+    let best: { value: OperandValue; rank: number } | undefined;
+    for (const entry of evidence.entries) {
+      if (entry.observation.payload.kind !== 'table') continue;
+      const value = tableValues(evidence, entry, [operand]).values[0];
+      if (value && (!best || value.quality > best.value.quality)) best = { value, rank: entry.rank };
+    }
+    if (!best) return undefined;
+    values.push(best.value);
+    rank = Math.max(rank, best.rank);
+  }
+  const line = (v: OperandValue): string => labelTokens(v.line ?? '').join(' ');
+  if (values.some((v) => v.line === undefined || line(v) !== line(values[0]!))) return undefined;
+  if (new Set(values.map((v) => v.support.node_id)).size < 2) return undefined;
+  return { values, rank };
+}
+
+/** A candidate from the operand values: the list of values, or their combination with the formula in the notes. */
+function itemCandidate(evidence: EvidenceSet, ask: ItemArithmetic, values: readonly OperandValue[], where: string, score: number, scale: Scale | undefined): Candidate | undefined {
+  const quality = Math.min(...values.map((v) => v.quality));
+  const operands = values.map((v, i) => `${String.fromCharCode(65 + i)} = "${v.label}" ${v.parsed.raw} (${v.where}, p. ${v.support.page})`);
+  if (ask.operation === 'list') {
+    return {
+      answer: values.map((v) => `${v.parsed.value}${v.parsed.percent ? '%' : ''}`),
+      format: 'List',
+      score: score + 0.4 * quality,
+      support: values.map((v) => v.support),
+      notes: [`one value per item the question names, ${where}, in the order asked: ${operands.join('; ')}`],
+    };
+  }
+  const result = combine(ask.operation, values.map((v) => v.parsed.value));
+  if (!result) return undefined;
+  const percent = values.every((v) => v.parsed.percent);
+  const additive = ask.operation !== 'ratio';
+  const scaled = additive ? rescale(round4(result.value), values.find((v) => v.parsed.scale)?.parsed.scale ?? scale, evidence.profile.scale) : { value: round4(result.value) };
+  const value = scaled.value;
+  const format: AnswerFormat = Number.isInteger(value) && evidence.profile.format !== 'Float' ? 'Int' : 'Float';
+  return {
+    answer: value,
+    format,
+    score: score + 0.4 * quality,
+    support: values.map((v) => v.support),
+    computed: true,
+    ...(percent && additive ? { display: `${value}%` } : {}),
+    notes: [`${ask.operation} of the items the question names, ${where}: ${operands.join('; ')}; ${result.formula} = ${value}`, ...(scaled.note ? [scaled.note] : [])],
+  };
+}
+
 /**
  * Candidates computed over the items the question names (see the module comment): one per observation holding every
- * item, scored by the weakest item match, plus a bonus (the question asks for the computation). `missing` names an
- * item the evidence lacks when some observation holds the others.
+ * item, scored by the weakest item match, plus a bonus (the question asks for the computation); else, for tables,
+ * each item from its own table when all stand on the same line. `missing` names an item the evidence lacks.
  */
 export function namedItemArithmetic(evidence: EvidenceSet): NamedItemResult {
   const ask = evidence.profile.itemArithmetic;
@@ -324,35 +385,13 @@ export function namedItemArithmetic(evidence: EvidenceSet): NamedItemResult {
     const { values, found } = entry.observation.payload.kind === 'table' ? tableValues(evidence, entry, ask.operands) : textValues(entry, ask.operands);
     best = Math.max(best, found);
     if (values.length !== ask.operands.length) continue;
-    const quality = Math.min(...values.map((v) => v.quality));
-    const operands = values.map((v, i) => `${String.fromCharCode(65 + i)} = "${v.label}" ${v.parsed.raw} (${v.where}, p. ${v.support.page})`);
-    if (ask.operation === 'list') {
-      candidates.push({
-        answer: values.map((v) => `${v.parsed.value}${v.parsed.percent ? '%' : ''}`),
-        format: 'List',
-        score: 0.7 + 0.4 * quality - 0.01 * entry.rank,
-        support: values.map((v) => v.support),
-        notes: [`one value per item the question names, in ${entry.observation.node_id}, in the order asked: ${operands.join('; ')}`],
-      });
-      continue;
-    }
-    const result = combine(ask.operation, values.map((v) => v.parsed.value));
-    if (!result) continue;
-    const percent = values.every((v) => v.parsed.percent);
-    const additive = ask.operation !== 'ratio';
-    const scale = values.find((v) => v.parsed.scale)?.parsed.scale ?? entryScale(entry);
-    const scaled = additive ? rescale(round4(result.value), scale, evidence.profile.scale) : { value: round4(result.value) };
-    const value = scaled.value;
-    const format: AnswerFormat = Number.isInteger(value) && evidence.profile.format !== 'Float' ? 'Int' : 'Float';
-    candidates.push({
-      answer: value,
-      format,
-      score: 0.7 + 0.4 * quality - 0.01 * entry.rank,
-      support: values.map((v) => v.support),
-      computed: true,
-      ...(percent && additive ? { display: `${value}%` } : {}),
-      notes: [`${ask.operation} of the items the question names, in ${entry.observation.node_id}: ${operands.join('; ')}; ${result.formula} = ${value}`, ...(scaled.note ? [scaled.note] : [])],
-    });
+    const candidate = itemCandidate(evidence, ask, values, `in ${entry.observation.node_id}`, 0.7 - 0.01 * entry.rank, entryScale(entry));
+    if (candidate) candidates.push(candidate);
+  }
+  if (candidates.length === 0) {
+    const split = splitTableValues(evidence, ask.operands);
+    const candidate = split && itemCandidate(evidence, ask, split.values, 'each in its own table', 0.7 - SPLIT_TABLES_PENALTY - 0.01 * split.rank, undefined);
+    if (candidate) candidates.push(candidate);
   }
   candidates.sort((a, b) => b.score - a.score);
   if (candidates.length === 0) {
