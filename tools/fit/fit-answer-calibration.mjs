@@ -205,6 +205,8 @@ function auroc(pairs) {
 const questions = readQuestions();
 console.log(`[fit] ${questions.length} questions from ${questionFiles().map(rel).join(', ')}`);
 const rows = await collect(questions);
+// Rows cached before a feature was appended to CALIBRATION_FEATURES lack it: it is 0 there (as in a model without its weight).
+for (const r of rows) while (r.x.length < FEATURES.length) r.x.push(0);
 console.log(`[fit] ${rows.length} questions over ${new Set(rows.map((r) => `${r.split}/${r.doc}`)).size} documents; ${folds}-fold CV grouped by document`);
 
 const { chosen: foldLambdas } = nestedCrossValidation(rows, lambdas, { ...cvOptions, predict: (models, r) => (r.cv = decide(models, r)) });

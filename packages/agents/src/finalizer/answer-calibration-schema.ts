@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 /**
  * Features of one answered question, each in 0..1: how sure the reader and the judger were, what was answered, how
- * well the retrieval agreed, and what the document lacks of the question.
+ * well the retrieval agreed, and what the document lacks of the question. New features are appended (rows cached by the
+ * fitting script keep their order; a model without a feature's weight weighs it 0).
  */
 export const CALIBRATION_FEATURES = [
   'reader_confidence',
@@ -29,6 +30,10 @@ export const CALIBRATION_FEATURES = [
   'type_multi',
   'type_unanswerable',
   'computed_answer',
+  'missing_parts',
+  'missing_phrases',
+  'missing_numbers',
+  'missing_dates',
 ] as const;
 /**
  * The direction each feature can push, by construction (+1 raises, −1 lowers the probability): more reader confidence,
@@ -52,6 +57,10 @@ export const CALIBRATION_FEATURE_SIGNS: Readonly<{ answer: Readonly<Record<strin
     missing_names: -1,
     page_out_of_range: -1,
     computed_answer: 1,
+    missing_parts: -1,
+    missing_phrases: -1,
+    missing_numbers: -1,
+    missing_dates: -1,
   }),
   refuse: Object.freeze({
     reader_refused: 1,
@@ -61,6 +70,10 @@ export const CALIBRATION_FEATURE_SIGNS: Readonly<{ answer: Readonly<Record<strin
     missing_years: 1,
     missing_names: 1,
     page_out_of_range: 1,
+    missing_parts: 1,
+    missing_phrases: 1,
+    missing_numbers: 1,
+    missing_dates: 1,
   }),
 });
 

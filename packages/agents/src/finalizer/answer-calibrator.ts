@@ -129,6 +129,10 @@ export class AnswerCalibrator {
     f.missing_years = lacks ? (lacks.years.length > 0 ? lacks.missingYears.length / lacks.years.length : 0) : clamp01(input.absence.missingYears);
     f.missing_names = lacks ? (lacks.names.length > 0 ? lacks.missingNames.length / lacks.names.length : 0) : clamp01(input.absence.missingNames ?? 0);
     f.page_out_of_range = (lacks ? lacks.pagesOutOfRange.length : input.absence.pagesOutOfRange) > 0 ? 1 : 0;
+    f.missing_parts = lacks && lacks.missingParts.length > 0 ? 1 : 0;
+    f.missing_phrases = lacks && lacks.phrases.length > 0 ? lacks.missingPhrases.length / lacks.phrases.length : 0;
+    f.missing_numbers = lacks && lacks.numbers.length > 0 ? lacks.missingNumbers.length / lacks.numbers.length : 0;
+    f.missing_dates = lacks && lacks.dates.length > 0 ? lacks.missingDates.length / lacks.dates.length : 0;
     f.replans = Math.min(1, input.replans / 2);
     f.computed_answer = input.computed ? 1 : 0;
     const group = TYPE_GROUPS.get(input.queryType);
@@ -155,12 +159,13 @@ export class AnswerCalibrator {
 }
 
 /**
- * The policy that declines what the document cannot answer, whatever the models say: a page it does not have, a year
- * it never writes (every year the question names), a name it never mentions. True for a feature row (see
- * {@link CALIBRATION_FEATURES}) that shows one of them.
+ * The policy that declines what the document cannot answer, whatever the models say: a page it does not have, a
+ * labelled part (`Figure 7`) it never labels although it labels others of the kind, a year it never writes (every year
+ * the question names), a month of a year it never writes (every date the question names), a name it never mentions. True for a feature row (see {@link CALIBRATION_FEATURES}) that shows
+ * one of them.
  */
 export function documentLacksAsked(features: Readonly<Record<CalibrationFeature, number>>): boolean {
-  return features.page_out_of_range === 1 || features.missing_years === 1 || features.missing_names > 0;
+  return features.page_out_of_range === 1 || features.missing_parts === 1 || features.missing_years === 1 || features.missing_dates === 1 || features.missing_names > 0;
 }
 
 /**
@@ -183,8 +188,12 @@ export function calibrationDecision(
 /** A sentence naming what the document lacks (the missing pages, years or names), or undefined. */
 function lackingReason(lacks: DocumentLacks): string | undefined {
   if (lacks.pagesOutOfRange.length > 0) return `the document has no page ${lacks.pagesOutOfRange.join(', ')}`;
+  if (lacks.missingParts.length > 0) return `the document has no ${lacks.missingParts.join(', ')}`;
   if (lacks.years.length > 0 && lacks.missingYears.length === lacks.years.length) return `the document never mentions ${lacks.missingYears.join(', ')}`;
+  if (lacks.dates.length > 0 && lacks.missingDates.length === lacks.dates.length) return `the document never writes a date in ${lacks.missingDates.join(', ')}`;
   if (lacks.missingNames.length > 0) return `the document never mentions ${lacks.missingNames.map((n) => `"${n}"`).join(', ')}`;
+  if (lacks.missingPhrases.length > 0) return `the document never writes ${lacks.missingPhrases.map((n) => `"${n}"`).join(', ')} (only their words apart)`;
+  if (lacks.missingNumbers.length > 0 && lacks.missingNumbers.length === lacks.numbers.length) return `the document never writes ${lacks.missingNumbers.join(', ')}`;
   return undefined;
 }
 
@@ -204,8 +213,12 @@ function clamp01(x: number): number {
 /** A sentence for people: the strongest reason the evidence does not carry an answer. */
 function reasonOf(f: Record<CalibrationFeature, number>, readerRefused: boolean, pAnswer: number, pRefuse: number): string {
   if (f.page_out_of_range) return 'the question names a page the document does not have';
+  if (f.missing_parts) return 'the question names a figure, table or section the document does not label';
   if (f.missing_years >= 0.5) return 'the document never mentions the year(s) the question asks about';
+  if (f.missing_dates >= 0.5) return 'the document never writes a date in the month(s) the question asks about';
   if (f.missing_names >= 0.5) return 'the document never mentions the name(s) the question asks about';
+  if (f.missing_phrases >= 0.5) return 'the document never writes the name(s) the question asks about, only their words apart';
+  if (f.missing_numbers >= 0.5) return 'the document never writes the number(s) the question quotes';
   if (f.missing_terms >= 0.3) return `the document never mentions ${Math.round(f.missing_terms * 100)} % of what the question names (by weight)`;
   if (readerRefused) return 'the reader found no answer in the evidence';
   return `the best answer found is likely wrong (probability right ${pAnswer.toFixed(2)} vs ${pRefuse.toFixed(2)} that the document does not say)`;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DocumentWords, documentLacks, namesIn, yearsIn } from './document-lacks.js';
+import { DocumentWords, datesIn, documentLacks, namesIn, numbersIn, phrasesIn, yearsIn } from './document-lacks.js';
 
 describe('documentLacks', () => {
   const words = new DocumentWords('Northwind Traders opened the Rotterdam centre in 2021. The X-200 sensor line (Coca-Cola\'s supplier) grew 8% in 2023.');
@@ -11,6 +11,14 @@ describe('documentLacks', () => {
       years: [2022],
       missingYears: [2022],
       pagesOutOfRange: [],
+      parts: [],
+      missingParts: [],
+      phrases: [],
+      missingPhrases: [],
+      dates: [],
+      missingDates: [],
+      numbers: [],
+      missingNumbers: [],
     });
   });
 
@@ -29,6 +37,88 @@ describe('documentLacks', () => {
 
   it('names pages beyond the document', () => {
     expect(documentLacks('What is on page 12 and page 3?', words, { pages: [12, 3], pageCount: 10 }).pagesOutOfRange).toEqual([12]);
+  });
+});
+
+describe('documentLacks: names', () => {
+  const words = new DocumentWords('Being the first mover, Northwind Traders (formerly Contoso Foods) opened its Rotterdam hub, being close to buyers. Widgets sold well.');
+
+  it('does not take a lower-case word one typo away for a name (only a name of the document, or a plural)', () => {
+    expect(documentLacks('How many units did Boeing ship?', words).missingNames).toEqual(['boeing']);
+    expect(documentLacks('How many units did Nortwind ship from Rotterdam?', words).missingNames).toEqual([]);
+    expect(documentLacks('Which Widget sold best?', words).missingNames).toEqual([]);
+  });
+
+  it('reads no names in a question written in capitals, nor in a date format mask', () => {
+    expect(namesIn('WHAT IS THE LAST YEAR SHOWN IN THE SUMMARY COLUMN?')).toEqual([]);
+    expect(namesIn('When did the hub open? Write the date as YYYY-MM-DD')).toEqual([]);
+  });
+
+  it('a name given with another one is missing only when the document writes neither', () => {
+    expect(documentLacks('What did Fabrikam (formerly known as Contoso) report?', words).missingNames).toEqual([]);
+    expect(documentLacks('What did Fabrikam (formerly known as Tailspin) report?', words).missingNames).toEqual(['fabrikam', 'tailspin']);
+  });
+});
+
+describe('documentLacks: labelled parts', () => {
+  const paper = new DocumentWords(
+    'Figure 1: The pipeline.\nAs Fig. 2 shows, recall rises.\n1 Introduction\nWe study sensors.\n3 Method\n3.2 Results\nTable I: Accuracy.\nTables II–IV list the ablations.\nAppendix C gives the prompts.',
+  );
+
+  it('names the figures, tables and sections the document never labels', () => {
+    expect(documentLacks('What do Figure 2 and Figure 7 show?', paper)).toMatchObject({ parts: ['Figure 2', 'Figure 7'], missingParts: ['Figure 7'] });
+    expect(documentLacks('What is the best score in Table 3?', paper).missingParts).toEqual([]); // inside "Tables II–IV"
+    expect(documentLacks('What is the best score in Table 1?', paper).missingParts).toEqual([]); // written "Table I"
+    expect(documentLacks('What does Table V report?', paper).missingParts).toEqual(['Table V']);
+    expect(documentLacks('Summarise Section 3.2.', paper).missingParts).toEqual([]); // a numbered heading
+    expect(documentLacks('Summarise Section 5.4.', paper).missingParts).toEqual(['Section 5.4']);
+    expect(documentLacks('What prompts does Appendix C give? And Appendix F?', paper).missingParts).toEqual(['Appendix F']);
+  });
+
+  it('does not call a part missing when the document labels nothing of its kind (its captions may be images)', () => {
+    const brochure = new DocumentWords('Northwind opened a hub in Rotterdam. The chart below shows sales.');
+    expect(documentLacks('What does Figure 4 show?', brochure)).toMatchObject({ parts: ['Figure 4'], missingParts: [] });
+  });
+});
+
+describe('documentLacks: multi-word names', () => {
+  const words = new DocumentWords(
+    'The Florida Department of Health and the Office of Energy signed with Northwind Trading Companies. Science Park hosts the lab. ' +
+      'Its interest coverage ratio rose.\n| Service | Northwind |\n| Component Type | 2021 |',
+  );
+
+  it('names a name whose words the document writes, but never together', () => {
+    expect(phrasesIn('What is the address of the Florida Department of Science?')).toEqual([['florida', 'department', 'of', 'science']]);
+    expect(documentLacks('What is the address of the Florida Department of Science?', words).missingPhrases).toEqual(['florida department of science']);
+    expect(documentLacks('What is the address of the Florida Department of Health?', words).missingPhrases).toEqual([]);
+  });
+
+  it('tolerates case, plurals, line breaks and a table header wrapped over two rows', () => {
+    expect(documentLacks('Who signed with Northwind Trading Company?', words).missingPhrases).toEqual([]);
+    expect(documentLacks('What is the Service Component Type of the lab?', words).missingPhrases).toEqual([]);
+  });
+
+  it('leaves out title-cased terms the document writes in lower case, and runs broken by punctuation or a possessive', () => {
+    expect(documentLacks('What was the Interest Coverage Ratio?', words).phrases).toEqual([]);
+    expect(phrasesIn("What did Northwind's Science Park build, and where?")).toEqual([['science', 'park']]);
+  });
+});
+
+describe('documentLacks: numbers and dates', () => {
+  const words = new DocumentWords('Revised May 2016. Error 288 means a blocked valve; 1,577 units shipped; 700K users joined in 2018. Survey of April 25 - May 1, 2019; audit 2017-03-04.');
+
+  it('names the numbers a question quotes that the document never writes, but not years, labels or small counts', () => {
+    expect(numbersIn('Which errors are 288 and 388 in Figure 14 on page 30, and what are the top 3 in 2019?')).toEqual(['288', '388']);
+    expect(documentLacks('What do errors 288 and 388 mean?', words).missingNumbers).toEqual(['388']);
+    expect(documentLacks('When were 1577 units shipped and did users pass 700,000?', words).missingNumbers).toEqual([]);
+  });
+
+  it('names the months of years the document never writes a date in', () => {
+    expect(datesIn('Who revised it on May 2018, and what happened on 4 March 2017?').map((d) => d.text)).toEqual(['2018-05', '2017-03']);
+    expect(documentLacks('Who revised the document in May 2018?', words)).toMatchObject({ dates: ['2018-05'], missingDates: ['2018-05'], missingYears: [] });
+    expect(documentLacks('Who revised the document in May 2016?', words).missingDates).toEqual([]);
+    expect(documentLacks('What did the survey of April 25 - May 1, 2019 find?', words).missingDates).toEqual([]);
+    expect(documentLacks('What did the audit of March 2017 find?', words).missingDates).toEqual([]); // written 2017-03-04
   });
 });
 
