@@ -90,6 +90,27 @@ describe('AnswerCalibrator', () => {
     expect(ask('What did Nortwind open in Roterdam?').refused).toBe(false);
   });
 
+  it('declines a question about a figure the document never labels, or a month it never dates, and says which', () => {
+    const words = new DocumentWords('Figure 1: Sensor sales. Figure 2: Plants.\nRevised March 2021 by Northwind. Sales rose in 2022.');
+    const sure = model({ refuse: { bias: -9, weights: {} } });
+    const ask = (question: string) =>
+      new AnswerCalibrator({ model: sure }).calibrate(input({ absence: { missingTerms: 0, missingYears: 0, pagesOutOfRange: 0, lacks: documentLacks(question, words) } }));
+    expect(ask('What does Figure 2 show?').refused).toBe(false);
+    expect(ask('What does Figure 6 show?')).toMatchObject({ refused: true, reason: 'the document has no Figure 6', features: { missing_parts: 1 } });
+    expect(ask('Who revised the report in May 2021?')).toMatchObject({ refused: true, reason: 'the document never writes a date in 2021-05', features: { missing_dates: 1 } });
+    expect(ask('Who revised the report in March 2021?').refused).toBe(false);
+  });
+
+  it('a model fitted before a feature existed (no weight for it) loads and weighs it 0', () => {
+    const old = model({ answer: { bias: -1, weights: { reader_confidence: 3, missing_names: -2 } } });
+    const words = new DocumentWords('Northwind Trading Company sold 1,200 sensors.');
+    const lacks = documentLacks('How many sensors did Northwind Trading Company sell, of the 1,500 planned?', words);
+    expect(lacks.missingNumbers).toEqual(['1500']);
+    const c = new AnswerCalibrator({ model: old }).calibrate(input({ absence: { missingTerms: 0, missingYears: 0, pagesOutOfRange: 0, lacks } }));
+    expect(c.features.missing_numbers).toBe(1);
+    expect(c.pAnswer).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 3 * 0.8))), 9);
+  });
+
   it('a positive refuse margin answers more often', () => {
     const doubtful = input({ absence: { missingTerms: 0.6, missingYears: 0, pagesOutOfRange: 0 } });
     expect(new AnswerCalibrator({ model: model() }).calibrate(doubtful).refused).toBe(true);
