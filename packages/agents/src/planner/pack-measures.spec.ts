@@ -109,14 +109,52 @@ function greenhouseTree(): DocTree {
   ]);
 }
 
+/** An income statement whose tax rows share words: the pre-tax income row is not the tax expense row. */
+const TAX_ROWS = [
+  ['(Thousands)', '2024', '2023'],
+  ['Revenues', '90,000', '84,000'],
+  ['Operating income', '12,000', '10,500'],
+  ['Interest expense', '(1,500)', '(1,400)'],
+  ['Income before income taxes', '10,000', '9,000'],
+  ['Provision for income taxes', '2,100', '1,800'],
+  ['Net income', '7,900', '7,200'],
+];
+
+function taxTree(): DocTree {
+  const text = TAX_ROWS.map((r) => r.join(' | ')).join('\n');
+  return buildFixtureTree({ doc_id: 'tailspin-2024', title: 'Tailspin Toys Annual Report 2024', page_count: 2 }, [
+    { node_id: 'sec_0', role: 'document', parent: null, title: 'Tailspin Toys Annual Report 2024' },
+    { node_id: 'sec_1', role: 'section', parent: 'sec_0', title: 'Consolidated Statements of Operations', page: 1 },
+    { node_id: 't_1', role: 'paragraph', parent: 'sec_1', page: 1, text: 'The consolidated statements of operations for fiscal 2024 and 2023 follow.' },
+    { node_id: 'tab_1', role: 'table', parent: 'sec_1', page: 1, text, table: { html: '', header_rows: 1, rows: TAX_ROWS } },
+  ]);
+}
+
 describe('named measures through the agent (operands gathered one by one, then computed)', () => {
   let report: FixtureIndex;
   let season: FixtureIndex;
+  let taxes: FixtureIndex;
   beforeAll(async () => {
-    [report, season] = await Promise.all([buildFixtureIndex(balanceSheetTree()), buildFixtureIndex(greenhouseTree())]);
+    [report, season, taxes] = await Promise.all([buildFixtureIndex(balanceSheetTree()), buildFixtureIndex(greenhouseTree()), buildFixtureIndex(taxTree())]);
   });
   afterAll(async () => {
-    await Promise.all([report.cleanup(), season.cleanup()]);
+    await Promise.all([report.cleanup(), season.cleanup(), taxes.cleanup()]);
+  });
+
+  it('operands whose rows share words each find their own row (tax expense over pre-tax income; EBIT over interest expense)', async () => {
+    const agent = new DocTreeAgent({ index: taxes.index, domainPack: finance });
+    const tax = await agent.ask('What was the effective tax rate of Tailspin in FY2024?');
+    expect(computeEvent(tax)?.operands.map((o) => [o.label, o.value])).toEqual([
+      ['Provision for income taxes', 2100],
+      ['Income before income taxes', 10000],
+    ]);
+    expect(tax.answer.answer).toBeCloseTo(21, 4);
+    const coverage = await agent.ask('What is the interest coverage ratio for FY2023?');
+    expect(computeEvent(coverage)?.operands.map((o) => [o.label, o.value])).toEqual([
+      ['Operating income', 10500],
+      ['Interest expense', 1400],
+    ]);
+    expect(coverage.answer.answer).toBeCloseTo(7.5, 4);
   });
 
   it('a finance measure named without its formula is computed, and the trace shows operands, formula and result', async () => {

@@ -366,6 +366,9 @@ export function tableTwoItemCandidates(evidence: EvidenceSet): Candidate[] {
   ];
 }
 
+/** Least fit of a formula the plan computed (one the question defines, or a measure of the pack it names). */
+const FORMULA_FIT = 0.5;
+
 /**
  * Values the plan's steps computed (`compute.eval` over `extract.column` cells), as candidates: kept when the
  * question asks for that operation and every operand cell is in an observed table whose row matches the question
@@ -393,12 +396,14 @@ export function computedValueCandidates(evidence: EvidenceSet, computed: readonl
     }
     if (scores.length !== c.operands.length) continue;
     const value = round4(c.value);
-    // Together the operand rows should cover the question (each names its own part of it).
+    // Together the operand rows should cover the question (each names its own part of it) — unless the plan followed a
+    // formula the question defines or a measure it names: the question's words name the result there, not the operands.
     const together = evidence.coverage([...new Set(c.operands.map((o) => o.row))].join(' \n ')).score;
+    const fit = Math.max(together, Math.min(...scores), c.operation === 'formula' ? FORMULA_FIT : 0);
     out.push({
       answer: value,
       format: computedFormat(profile, value),
-      score: Math.max(together, Math.min(...scores)) + 0.35,
+      score: fit + 0.35,
       support,
       computed: true,
       notes: [`computed by the plan: ${c.operation} of ${c.operands.map((o) => `"${o.row}" ${o.column} (${o.raw})`).join(', ')} → ${c.text}`],

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocTreeError } from '@doctree/schema';
 
+import { extractCells } from '../extract/extract-column.js';
+import type { TableGrid } from '../table/table-reader.js';
 import { builtinDomainPack, domainPackFrom, loadDomainPack } from './domain-pack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'domain-measures-'));
@@ -105,9 +107,8 @@ describe('the finance pack measures', () => {
     expect(finance.measures.length).toBeGreaterThanOrEqual(15);
     expect(finance.measures.length).toBeLessThanOrEqual(30);
     const concepts = new Set(finance.concepts.map((c) => c.name));
-    const phrases = finance.measures.flatMap((m) => m.operands.filter((o) => o.concept === undefined).map((o) => o.item));
-    // Every operand but the pre-tax income of the effective tax rate names a concept.
-    expect(phrases).toEqual(['income before income taxes']);
+    // Every operand names a concept (found in documents by the concept's wordings).
+    expect(finance.measures.flatMap((m) => m.operands.filter((o) => o.concept === undefined).map((o) => o.item))).toEqual([]);
     for (const m of finance.measures) for (const o of m.operands) if (o.concept) expect(concepts.has(o.concept)).toBe(true);
   });
 
@@ -130,5 +131,21 @@ describe('the finance pack measures', () => {
     expect(named('What is the acid-test ratio?')).toEqual(['quick ratio']);
     expect(named('What is the R&D to assets ratio?')).toEqual(['research and development to assets']);
     expect(named('What were total assets?')).toEqual([]);
+  });
+
+  it('operands find their own rows where rows share words: a row naming another concept is another line item', () => {
+    const rows = [
+      ['(Millions)', '2024', '2023'],
+      ['Revenues', '900', '840'],
+      ['Cost of revenues', '(500)', '(470)'],
+      ['Income before income taxes', '100', '90'],
+      ['Provision for income taxes', '21', '18'],
+    ];
+    const grid = { columns: rows[0]!, rowLabels: rows.slice(1).map((r) => r[0]!), body: rows.slice(1), scale: 'millions', units: [], currency: null } as unknown as TableGrid;
+    const rowFor = (item: string): string[] => [...new Set(extractCells(grid, { rows: [item], bestRowOnly: true, minMatch: 0.5, concepts: finance.concepts }).cells.map((c) => c.row))];
+    const operand = (measure: string, name: string): string => finance.measures.find((m) => m.name === measure)!.operands.find((o) => o.name === name)!.phrase;
+    expect(rowFor(operand('effective tax rate', 'A'))).toEqual(['Provision for income taxes']);
+    expect(rowFor(operand('effective tax rate', 'B'))).toEqual(['Income before income taxes']);
+    expect(rowFor(operand('gross margin', 'B'))).toEqual(['Revenues']);
   });
 });

@@ -119,6 +119,11 @@ function matchScore(wanted: readonly string[], have: readonly string[]): number 
 
 /** What each word of its own a row adds costs its match score: breaks ties only (far below one term's share). */
 const TIE_WORD_COST = 0.002;
+/**
+ * What a row naming another concept of the pack than the one the label names costs: as much as the tightest label's tie-break
+ * (`matchScore`'s Jaccard share), far below one term's share — it decides between rows matching the label alike.
+ */
+const OTHER_CONCEPT_COST = 0.01;
 /** Analysed words that hardly qualify a line item ("Total …", "Net …"), and the share of an added word they count as. */
 const LIGHT_WORDS: ReadonlySet<string> = new Set(['total', 'net', 'consolidat']);
 const LIGHT_WORD_SHARE = 0.3;
@@ -141,18 +146,23 @@ function scoreRows(grid: TableGrid, labelTerms: readonly string[][], label: stri
   const wanted = labelTermsOf(label);
   const wantedWords = new Set(wordsOf(label));
   const named = namedConcepts(label, concepts).map((n) => ({ concept: n.concept, terms: labelTermsOf(n.phrase) }));
+  // Concepts other than those the label names, when it names one (a label naming none may be any of them).
+  const others = named.length > 0 ? concepts.filter((c) => !named.some((n) => n.concept === c)) : [];
   return labelTerms
     .map((terms, i) => {
       // A row naming a concept of the label in the document's words ("Purchases of PP&E" for "capex") covers the
       // words that named it; the label's other words still have to match.
       const covered = named.filter((n) => conceptMatch(grid.rowLabels[i] ?? '', [n.concept]).score > 0).flatMap((n) => n.terms);
+      // Between rows matching the label alike, one that names another concept of the pack than the label's is another
+      // line item ("Income before income taxes" for "income tax", "Cost of revenues" for "revenue").
+      const other = others.length > 0 && conceptMatch(grid.rowLabels[i] ?? '', others).score > 0 ? OTHER_CONCEPT_COST : 0;
       const have = covered.length > 0 ? [...terms, ...covered] : terms;
       // Among rows covering the label alike, the one adding fewer words of its own wins ("Total current liabilities"
       // over "Other current liabilities"); "total", "net" and "consolidated" barely qualify a line item. A row naming
       // the concept in the document's own words counts as one added word (it is the item, worded differently).
       const added = ownWords(grid.rowLabels[i] ?? '', wantedWords);
       const own = added.reduce((n, t) => n + (LIGHT_WORDS.has(t) ? LIGHT_WORD_SHARE : 1), 0);
-      return { i, score: matchScore(wanted, have) - TIE_WORD_COST * own, extra: covered.length > 0 ? Math.min(1, own) : own };
+      return { i, score: matchScore(wanted, have) - TIE_WORD_COST * own - other, extra: covered.length > 0 ? Math.min(1, own) : own };
     })
     // A heading row without numbers ("Current assets:") names a group, not the line item.
     .filter((s) => s.score >= minMatch && (grid.body[s.i] ?? []).some((c, ci) => ci > 0 && c !== grid.rowLabels[s.i] && parseNumberText(c) !== undefined));

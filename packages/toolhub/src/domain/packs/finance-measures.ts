@@ -193,7 +193,7 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     name: 'effective tax rate',
     aliases: ['effective tax rate', 'effective income tax rate'],
     formula: 'A / B',
-    operands: [{ name: 'A', item: 'income tax' }, { name: 'B', item: 'income before income taxes' }],
+    operands: [{ name: 'A', item: 'income tax' }, { name: 'B', item: 'income before taxes' }],
     percent: true,
     description: 'Income tax expense / income before income taxes of the year, in percent.',
   },

@@ -50,6 +50,7 @@ export const FINANCE_PACK: DomainPackInput = {
       name: 'cost of goods sold',
       triggers: [String.raw`\bcost of (?:goods sold|sales|revenues?|products sold)\b|\bcogs\b`],
       aliases: ['cost of goods sold', 'cost of sales', 'cost of revenue', 'cost of revenues', 'cost of products sold', 'cost of goods and services sold'],
+      outflow: true,
     },
     {
       name: 'gross profit',
@@ -177,16 +178,24 @@ export const FINANCE_PACK: DomainPackInput = {
       name: 'research and development',
       triggers: [String.raw`\br&d\b|\bresearch and development\b`],
       aliases: ['research and development', 'research development and engineering'],
+      outflow: true,
     },
     {
       name: 'selling general and administrative',
       triggers: [String.raw`\bsg&a\b|\bselling,? general,? and administrative\b`],
       aliases: ['selling general and administrative', 'selling general and administrative expenses'],
+      outflow: true,
     },
     {
       name: 'interest expense',
       triggers: [String.raw`\binterest expense\b`],
       aliases: ['interest expense', 'interest expense net'],
+      outflow: true,
+    },
+    {
+      name: 'income before taxes',
+      triggers: [String.raw`\b(?:income|earnings|profit) (?:\(loss\) )?before (?:provision for )?(?:income )?tax(?:es|ation)?\b|\bpre-?tax (?:income|earnings|profit)\b`],
+      aliases: ['income before income taxes', 'income before taxes', 'income loss before income taxes', 'income before provision for income taxes', 'earnings before income taxes', 'profit before tax', 'profit before taxation', 'pretax income', 'pre-tax income'],
     },
     {
       name: 'income tax',
