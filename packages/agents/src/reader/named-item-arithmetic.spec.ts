@@ -201,3 +201,13 @@ describe('items in different tables', () => {
     expect(mixed.answer).not.toBe(1228);
   });
 });
+
+describe('hostile questions', () => {
+  it('reads a very long question without "than", "and" or a question mark in linear time', () => {
+    const long = `how many more ${'word '.repeat(200_000)}`;
+    const started = Date.now();
+    expect(itemArithmetic(long)).toBeUndefined();
+    expect(itemArithmetic(`what is the total of ${'x, '.repeat(100_000)}y`)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
