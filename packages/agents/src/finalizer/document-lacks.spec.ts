@@ -44,7 +44,7 @@ describe('documentLacks: names', () => {
   const words = new DocumentWords('Being the first mover, Northwind Traders (formerly Contoso Foods) opened its Rotterdam hub, being close to buyers. Widgets sold well.');
 
   it('does not take a lower-case word one typo away for a name (only a name of the document, or a plural)', () => {
-    expect(documentLacks('How many units did Boeing ship?', words).missingNames).toEqual(['boeing']);
+    expect(documentLacks('How many units did Beling ship?', words).missingNames).toEqual(['beling']);
     expect(documentLacks('How many units did Nortwind ship from Rotterdam?', words).missingNames).toEqual([]);
     expect(documentLacks('Which Widget sold best?', words).missingNames).toEqual([]);
   });
@@ -83,14 +83,14 @@ describe('documentLacks: labelled parts', () => {
 
 describe('documentLacks: multi-word names', () => {
   const words = new DocumentWords(
-    'The Florida Department of Health and the Office of Energy signed with Northwind Trading Companies. Science Park hosts the lab. ' +
+    'The Oregon Bureau of Forestry and the Office of Energy signed with Northwind Trading Companies. Fisheries Park hosts the lab. ' +
       'Its interest coverage ratio rose.\n| Service | Northwind |\n| Component Type | 2021 |',
   );
 
   it('names a name whose words the document writes, but never together', () => {
-    expect(phrasesIn('What is the address of the Florida Department of Science?')).toEqual([['florida', 'department', 'of', 'science']]);
-    expect(documentLacks('What is the address of the Florida Department of Science?', words).missingPhrases).toEqual(['florida department of science']);
-    expect(documentLacks('What is the address of the Florida Department of Health?', words).missingPhrases).toEqual([]);
+    expect(phrasesIn('Where is the Oregon Bureau of Fisheries based?')).toEqual([['oregon', 'bureau', 'of', 'fisheries']]);
+    expect(documentLacks('Where is the Oregon Bureau of Fisheries based?', words).missingPhrases).toEqual(['oregon bureau of fisheries']);
+    expect(documentLacks('Where is the Oregon Bureau of Forestry based?', words).missingPhrases).toEqual([]);
   });
 
   it('tolerates case, plurals, line breaks and a table header wrapped over two rows', () => {
@@ -105,19 +105,19 @@ describe('documentLacks: multi-word names', () => {
 });
 
 describe('documentLacks: numbers and dates', () => {
-  const words = new DocumentWords('Revised May 2016. Error 288 means a blocked valve; 1,577 units shipped; 700K users joined in 2018. Survey of April 25 - May 1, 2019; audit 2017-03-04.');
+  const words = new DocumentWords('Revised May 2016. Error 414 means a blocked valve; 1,577 units shipped; 350K users joined in 2018. Survey of March 2 - March 9, 2019; audit 2017-03-04.');
 
   it('names the numbers a question quotes that the document never writes, but not years, labels or small counts', () => {
-    expect(numbersIn('Which errors are 288 and 388 in Figure 14 on page 30, and what are the top 3 in 2019?')).toEqual(['288', '388']);
-    expect(documentLacks('What do errors 288 and 388 mean?', words).missingNumbers).toEqual(['388']);
-    expect(documentLacks('When were 1577 units shipped and did users pass 700,000?', words).missingNumbers).toEqual([]);
+    expect(numbersIn('Which errors are 414 and 515 in Figure 14 on page 30, and what are the top 3 in 2019?')).toEqual(['414', '515']);
+    expect(documentLacks('What do errors 414 and 515 mean?', words).missingNumbers).toEqual(['515']);
+    expect(documentLacks('When were 1577 units shipped and did users pass 350,000?', words).missingNumbers).toEqual([]);
   });
 
   it('names the months of years the document never writes a date in', () => {
     expect(datesIn('Who revised it on May 2018, and what happened on 4 March 2017?').map((d) => d.text)).toEqual(['2018-05', '2017-03']);
     expect(documentLacks('Who revised the document in May 2018?', words)).toMatchObject({ dates: ['2018-05'], missingDates: ['2018-05'], missingYears: [] });
     expect(documentLacks('Who revised the document in May 2016?', words).missingDates).toEqual([]);
-    expect(documentLacks('What did the survey of April 25 - May 1, 2019 find?', words).missingDates).toEqual([]);
+    expect(documentLacks('What did the survey of March 2 - March 9, 2019 find?', words).missingDates).toEqual([]);
     expect(documentLacks('What did the audit of March 2017 find?', words).missingDates).toEqual([]); // written 2017-03-04
   });
 });

@@ -103,7 +103,7 @@ const MONTHS: ReadonlyArray<readonly [number, string]> = [
 const MONTH_SOURCE = MONTHS.map(([, names]) => names).join('|');
 /** A day of a month: `30`, `1st`. */
 const DAY = '\\d{1,2}(?:st|nd|rd|th)?';
-/** A date a question names: `May 2018`, `May 1, 2018`, `April 25 - May 1 2022`, `1 July 2022`. */
+/** A date a question names: `May 2018`, `May 1, 2018`, `March 2 - March 9 2021`, `1 July 2022`. */
 const QUESTION_DATE = new RegExp(`(?<![\\p{L}])(?:(${MONTH_SOURCE})\\.?\\s+(?:${DAY},?\\s+)?|${DAY}\\s+(${MONTH_SOURCE})\\.?,?\\s+)((?:18|19|20)\\d{2})(?!\\d)`, 'giu');
 /** Numbers as written: `1,577`, `10.6`, `700000` (commas of thousands dropped when read). */
 const NUMBER = /(?<![\p{L}\p{N}.,]|\p{L}-)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/gu;
@@ -222,7 +222,7 @@ export class DocumentWords {
 
   /**
    * True when the document writes the word (lower case), or, for words of 5+ letters, a word one edit away that the
-   * document writes as a name (capitalised more often than not: `Nortwind` finds `Northwind`, `Boeing` no `being`).
+   * document writes as a name (capitalised more often than not: `Nortwind` finds `Northwind`, `Beling` no `being`).
    */
   has(word: string): boolean {
     const w = word.toLowerCase().replace(/[’]/g, "'").replace(/'s$/, '');
@@ -254,7 +254,7 @@ export class DocumentWords {
 
   /**
    * True when the document writes a date of this month of this year: `May 2018`, `May 1, 2018`, `1 May 2018`,
-   * `April 25 – May 1, 2018`, `2018-05`, `05/2018`, `5/1/2018`.
+   * `March 2 – March 9, 2021`, `2018-05`, `05/2018`, `5/1/2018`.
    */
   hasDate(month: number, year: number): boolean {
     const names = MONTHS.find(([m]) => m === month)?.[1];
@@ -446,7 +446,7 @@ export function phrasesIn(question: string, notNames: ReadonlySet<string> = new 
   return phrases;
 }
 
-/** `Block (formerly known as Square)`, `X (now Y)`, `X (also called Y)`: a name and the other name given for it. */
+/** `Fabrikam (formerly known as Contoso)`, `X (now Y)`, `X (also called Y)`: a name and the other name given for it. */
 const ALIAS = /([\p{Lu}][\p{L}\p{N}&'’.-]*(?:\s+[\p{Lu}][\p{L}\p{N}&'’.-]*){0,4})\s*\(\s*(?:formerly|previously|now|also|aka|a\.k\.a\.)(?:\s+(?:known|called|named))?(?:\s+as)?\s+([^()]{1,80})\)/gu;
 
 /** Groups of names one question gives for one thing (lower case; see {@link ALIAS}). */
@@ -460,7 +460,7 @@ function aliasesIn(question: string): string[][] {
 }
 
 /**
- * The numbers a question quotes (`error 388`, `an audience of 10.6`, `700,000 tweets`): not years, not page or part
+ * The numbers a question quotes (`error 515`, `a reach of 4.2`, `350,000 downloads`): not years, not page or part
  * labels, not ordinals, not examples of format instructions, not small counts (up to {@link SMALL_COUNT}: `top 3`).
  */
 export function numbersIn(question: string): string[] {
@@ -493,7 +493,7 @@ export function datesIn(question: string): Array<{ month: number; year: number; 
   return dates;
 }
 
-/** True when the document writes the number, or the number in thousands, millions or billions (`700,000` as `700K`). */
+/** True when the document writes the number, or the number in thousands, millions or billions (`350,000` as `350K`). */
 function documentHasNumber(words: DocumentWords, key: string): boolean {
   if (words.hasNumber(key)) return true;
   const value = Number(key);
@@ -536,7 +536,7 @@ export function documentLacks(question: string, words: DocumentWords, options: D
   const aliases = aliasesIn(question);
   return {
     names,
-    // A name given with another (`Block (formerly known as Square)`) is missing only when the document writes neither.
+    // A name given with another (`Fabrikam (formerly known as Contoso)`) is missing only when the document writes neither.
     missingNames: names.filter((n) => !words.has(n) && !aliases.some((group) => group.includes(n) && group.some((other) => other !== n && words.has(other)))),
     years,
     missingYears: years.filter((y) => !words.hasYear(y)),
