@@ -52,6 +52,13 @@ describe('survey reports: bases, shares of groups and counts of people', () => {
     expect(result.support[1]!.snippet).toContain('2,400 residents');
   });
 
+  it('reads the share a sentence gives a group it opens with "Among <group>,"', async () => {
+    const survey = [textObservation('t_5', 'Among part-time workers, 37% say they use the shuttle at least weekly, while 12% never use it.', 5), bases, table('tab_10', ['Group', 'Sample size'], [['Part-time workers', '420']], 16)];
+    const result = await reader.read({ question: 'How many part-time workers use the shuttle at least weekly?', observations: survey });
+    // 37% of 420 = 155.4.
+    expect(result.answer).toBe(155);
+  });
+
   it('rounds as the question asks ("to the nearest hundred")', async () => {
     const result = await reader.read({ question: 'How many drivers say the new bridge shortened their trip? Give the answer to the nearest hundred.', observations: report });
     // 62% of 1,320 = 818.4.

@@ -395,6 +395,16 @@ function attachedWords(sentence: string, start: number, end: number): { text: st
   return words.length > 0 ? { text: words.join(' '), nearest: words[0]! } : undefined;
 }
 
+/** "Among <group>," opening a statement about a group. */
+const AMONG = /\bamong\s+([^,;:()%]{2,60}),/i;
+
+/** Whether a phrase names every narrowing word of a group. */
+function namesAllOf(group: readonly string[], phrase: string): boolean {
+  const specific = specificWords(group);
+  const words = wordsOf(phrase).flatMap((w) => w.split('/'));
+  return specific.length > 0 && specific.every((g) => words.some((w) => namesWord(w, g)));
+}
+
 function sentenceShares(entry: EvidenceEntry, ask: GroupQuestion, clause: readonly string[], general: boolean): GroupShare[] {
   const out: GroupShare[] = [];
   const text = entry.text.text;
@@ -403,8 +413,14 @@ function sentenceShares(entry: EvidenceEntry, ask: GroupQuestion, clause: readon
     const previous = i > 0 ? text.slice(entry.sentences[i - 1]!.start, entry.sentences[i - 1]!.end) : '';
     const coverage = clauseCoverage(clause, stemSet(`${previous} ${sentence}`));
     if (coverage < MIN_CLAUSE_COVERAGE) return;
-    for (const m of findNumbers(sentence)) {
-      if (!m.percent || m.value < 0 || m.value > 100) continue;
+    const among = AMONG.exec(sentence);
+    const percents = findNumbers(sentence).filter((m) => m.percent && m.value >= 0 && m.value <= 100);
+    // "Among <group>, p% say …": the first percentage after the group phrase is the group's.
+    const first = among ? percents.find((m) => m.start >= among.index + among[0].length) : undefined;
+    if (among && first && !general && namesAllOf(ask.group, among[1]!)) {
+      out.push({ percent: first.value, about: `among ${among[1]!.trim()}`, score: 0.5 * coverage + 0.5, support: supportFor(entry.observation, span.start, span.end, entry.text) });
+    }
+    for (const m of percents) {
       const attached = attachedWords(sentence, m.start, m.end);
       if (!attached) continue;
       // The whole sample: the value stands by the answer the clause names ("… or poor (24%)") or by people in general.
