@@ -50,8 +50,8 @@ describe('documentLacks: names', () => {
   });
 
   it('reads no names in a question written in capitals, nor in a date format mask', () => {
-    expect(namesIn('WHAT IS THE LAST YEAR SHOWN IN THE SUMMARY COLUMN?')).toEqual([]);
-    expect(namesIn('When did the hub open? Write the date as YYYY-MM-DD')).toEqual([]);
+    expect(namesIn('WHICH QUARTER CLOSED THE SUMMARY PERIOD?')).toEqual([]);
+    expect(namesIn('When did the hub open? Reply in the form YYYY-MM-DD')).toEqual([]);
   });
 
   it('a name given with another one is missing only when the document writes neither', () => {

@@ -60,7 +60,7 @@ describe('survey reports: bases, shares of groups and counts of people', () => {
   });
 
   it('rounds as the question asks ("to the nearest hundred")', async () => {
-    const result = await reader.read({ question: 'How many drivers say the new bridge shortened their trip? Give the answer to the nearest hundred.', observations: report });
+    const result = await reader.read({ question: 'How many drivers say the new bridge shortened their trip? Round to the nearest hundred.', observations: report });
     // 62% of 1,320 = 818.4.
     expect(result.answer).toBe(800);
   });

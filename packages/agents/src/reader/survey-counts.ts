@@ -114,7 +114,7 @@ const pluralWord = (w: string): boolean => w === 'people' || (/[^su]s$/.test(w) 
 /**
  * Reads "how many <group> <clause>" or "what percentage / share of <group> <clause>" from a question; undefined when it
  * asks neither. The group phrase runs to its last plural head within six words before a function word, a verb or
- * punctuation ("how many rep/lean rep independents (…) favor …", "how many adults rated …").
+ * punctuation ("how many weekday/weekend riders (…) prefer …", "how many drivers rated …").
  */
 export function groupQuestion(question: string): GroupQuestion | undefined {
   const asking = question.split(/\?/)[0] ?? question;
