@@ -101,6 +101,15 @@ describe('AnswerCalibrator', () => {
     expect(ask('Who revised the report in March 2021?').refused).toBe(false);
   });
 
+  it('declines a question about a multi-word name the document writes only as separate words, and says which', () => {
+    const words = new DocumentWords('The Harbor Transit Authority runs the ferries. Bridge Works builds the piers. Ferry fares rose in 2022.');
+    const sure = model({ refuse: { bias: -9, weights: {} } });
+    const ask = (question: string) =>
+      new AnswerCalibrator({ model: sure }).calibrate(input({ absence: { missingTerms: 0, missingYears: 0, pagesOutOfRange: 0, lacks: documentLacks(question, words) } }));
+    expect(ask('Who runs the ferries of the Harbor Transit Authority?').refused).toBe(false);
+    expect(ask('Who funds the Harbor Bridge Authority?')).toMatchObject({ refused: true, reason: 'the document never writes "harbor bridge authority" (only their words apart)' });
+  });
+
   it('a model fitted before a feature existed (no weight for it) loads and weighs it 0', () => {
     const old = model({ answer: { bias: -1, weights: { reader_confidence: 3, missing_names: -2 } } });
     const words = new DocumentWords('Northwind Trading Company sold 1,200 sensors.');

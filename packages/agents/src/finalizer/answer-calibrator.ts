@@ -161,11 +161,12 @@ export class AnswerCalibrator {
 /**
  * The policy that declines what the document cannot answer, whatever the models say: a page it does not have, a
  * labelled part (`Figure 7`) it never labels although it labels others of the kind, a year it never writes (every year
- * the question names), a month of a year it never writes (every date the question names), a name it never mentions. True for a feature row (see {@link CALIBRATION_FEATURES}) that shows
- * one of them.
+ * the question names), a month of a year it never writes (every date the question names), a name it never mentions,
+ * a name of several words it never writes together (its words only apart: another organisation built from the
+ * document's words). True for a feature row (see {@link CALIBRATION_FEATURES}) that shows one of them.
  */
 export function documentLacksAsked(features: Readonly<Record<CalibrationFeature, number>>): boolean {
-  return features.page_out_of_range === 1 || features.missing_parts === 1 || features.missing_years === 1 || features.missing_dates === 1 || features.missing_names > 0;
+  return features.page_out_of_range === 1 || features.missing_parts === 1 || features.missing_years === 1 || features.missing_dates === 1 || features.missing_names > 0 || features.missing_phrases > 0;
 }
 
 /**
