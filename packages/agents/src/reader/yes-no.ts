@@ -1,3 +1,6 @@
+import type { ComputedValue } from '@doctree/schema';
+
+import { computedDirectionCandidates } from './computed-direction.js';
 import { phraseStems, type Candidate, type EvidenceSet } from './evidence-model.js';
 import { supportFor } from './observation-text.js';
 import { columnYears, scoreTableCells, tableRowSupport } from './table-candidates.js';
@@ -157,8 +160,12 @@ function tableDirectionCandidates(evidence: EvidenceSet, asked: Direction, subje
  *   them (unless the question itself is negated the same way);
  * - a question whether something exists ("Is there a signature…?") whose main terms appear nowhere in the evidence: No.
  * The score is the support of the deciding evidence (term coverage), so a weak match gives a weak confidence.
+ * A direction the plan computed (a named measure at the two years compared, see `computedDirectionCandidates`) decides
+ * before any of these.
  */
-export function yesNoCandidates(evidence: EvidenceSet): Candidate[] {
+export function yesNoCandidates(evidence: EvidenceSet, computed: readonly ComputedValue[] = []): Candidate[] {
+  const planned = computedDirectionCandidates(evidence, computed);
+  if (planned.length > 0) return planned;
   const { profile } = evidence;
   const claim = claimOf(profile.question);
   const asked = directionOf(claim);

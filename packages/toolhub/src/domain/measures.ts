@@ -32,6 +32,8 @@ export interface CompiledMeasure {
   readonly operands: readonly CompiledMeasureOperand[];
   /** The result is shown as a percentage. */
   readonly percent: boolean;
+  /** A higher value is better (margins, returns); false for measures where lower is better (leverage, day counts). */
+  readonly higherIsBetter: boolean;
   readonly description?: string;
 }
 
@@ -133,6 +135,7 @@ export function compileMeasures(measures: readonly DomainMeasure[], concepts: re
       formula: m.formula.replace(/\s+/g, ' ').trim(),
       operands: Object.freeze(operands),
       percent: m.percent,
+      higherIsBetter: m.higher_is_better,
       ...(m.description !== undefined ? { description: m.description } : {}),
     });
   });
