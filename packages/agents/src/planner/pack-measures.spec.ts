@@ -85,6 +85,8 @@ describe('measureSpec', () => {
     const improve = specFor('Is the current ratio of Fabrikam improving as of FY2023?');
     expect(improve).toMatchObject({ operation: 'increase', expression: '(A1 / B1) - (A0 / B0)' });
     expect(improve?.operands[0]?.years).toEqual([2022, 2023]);
+    // Words about the measure's course over time do not restrict it to a part of the entity.
+    expect(specFor('Does Fabrikam show a weakening gross margin trajectory as of FY2024?')).toMatchObject({ operation: 'decrease', defined: 'gross margin' });
     // Lower is better for leverage: improving is a fall.
     expect(specFor('Did the debt ratio improve between 2021 and 2023?')).toMatchObject({ operation: 'decrease' });
     expect(specFor('Did the debt ratio deteriorate in 2023?')).toMatchObject({ operation: 'increase' });

@@ -70,7 +70,7 @@ const CHANGE_WORDS = new Set(
     'increase increased increases increasing decrease decreased decreases decreasing decline declined declines declining rise rose risen rises rising ' +
     'fall fell fallen falls falling drop dropped drops dropping grow grew grown grows growing higher lower better worse percentage percent points point ' +
     'move moved compared compare comparison relative prior previous preceding last year years fiscal trend trending direction much many how ' +
-    'between from since versus vs over during'
+    'between from since versus vs over during profile trajectory course path'
   ).split(' '),
 );
 
