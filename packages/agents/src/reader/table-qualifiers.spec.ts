@@ -103,3 +103,9 @@ describe('a table without the column the question names', () => {
     expect(namedCellCandidates(new EvidenceSet([suites], profileQuestion(present)))[0]?.answer).toBe(59.2);
   });
 });
+
+describe('questionQualifiers of periods', () => {
+  it('reads a period written as one word as its year, not as a code', () => {
+    expect(questionQualifiers({ question: 'Which plant had the largest output in Q32024?', years: [] }).filter((q) => q.kind === 'code')).toEqual([]);
+  });
+});

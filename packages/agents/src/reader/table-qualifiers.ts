@@ -40,6 +40,7 @@ export interface MissingQualifier {
 }
 
 const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}.&+'’-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const YEAR_INSIDE = /(?:19|20)\d{2}(?!\d)/;
 const QUOTED_RE = /["“'‘]([^"”'’\n]{2,60})["”'’]/g;
 
 /** Letters and digits only, lower case. */
@@ -90,6 +91,8 @@ export function questionQualifiers(profile: Pick<QuestionProfile, 'question' | '
     if (/^\p{N}+(?:[.,]\p{N}+)*%?$/u.test(word)) continue;
     const kind = kindOf(word);
     if (!kind || (kind === 'name' && opensSentence(q, m.index))) continue;
+    // A period written as one word (`Q22023`, `H1-2021`) names its year, read with the years, not a code.
+    if (kind === 'code' && YEAR_INSIDE.test(word)) continue;
     add(word, kind);
   }
   for (const m of q.matchAll(QUOTED_RE)) {
@@ -135,10 +138,11 @@ export function missingQualifier(qualifiers: readonly Qualifier[], table: TableN
     const asked = qualifiers.filter((q) => q.kind === kind);
     if (asked.length === 0 || asked.some((q) => holds(table.all, q))) continue;
     const keys = new Set(asked.map((q) => q.key));
-    // Capitalised words head many columns ("Revenues"): other names count only as whole headers, two of them at least.
+    // Capitalised words head many columns ("Revenues"): other names count only as whole column headers, two of them
+    // at least (row labels are too often single capitalised words to tell a name from a line item).
     const source = kind === 'name' ? (table.headers ?? []).map((h) => h.replace(/\([^()]*\)/g, '').trim()).filter((h) => isName(h)) : namesOfKind(table.selectors, kind);
     const others = source.filter((n) => !keys.has(kind === 'year' ? n : keyOf(n)));
-    if (kind === 'name' && new Set(others).size < 2) continue;
+    if (kind === 'name' && (what !== 'column' || new Set(others).size < 2)) continue;
     if (others.length === 0) continue;
     const names = asked.map((q) => q.text);
     return { kind, names, qualifiers: asked, note: `the table has no ${what} for ${names.map((n) => `"${n}"`).join(' or ')} (it names ${[...new Set(others)].slice(0, 4).map((n) => `"${n}"`).join(', ')})` };
