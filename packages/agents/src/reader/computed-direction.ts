@@ -3,8 +3,13 @@ import type { ComputedValue, Support } from '@doctree/schema';
 import type { Candidate, EvidenceSet } from './evidence-model.js';
 import { tableRowSupport } from './table-candidates.js';
 
-/** Fit of a direction the plan computed (a measure the question names, at the two years it compares). */
+/** Fit of a direction the plan computed (a measure the question names, at the two years it compares) from one table. */
 const COMPUTED_DIRECTION_FIT = 0.85;
+/**
+ * Less fit when the operands come from different tables: a line item found in another table (a segment's, a note's)
+ * can flip a small change, so a sentence of the evidence stating the measure's direction may outweigh it.
+ */
+const ACROSS_TABLES_PENALTY = 0.3;
 
 /** The operations of a computed direction: Yes when the change (newest − oldest) is above / below zero. */
 const DIRECTIONS: ReadonlyMap<string, 'up' | 'down'> = new Map([
@@ -50,7 +55,7 @@ export function computedDirectionCandidates(evidence: EvidenceSet, computed: rea
         answer,
         format: 'Str',
         display: parts.length === 2 ? `${answer} (${parts[0]!.text} → ${parts[1]!.text}, change ${change})` : `${answer} (change ${change})`,
-        score: COMPUTED_DIRECTION_FIT,
+        score: COMPUTED_DIRECTION_FIT - (new Set(c.operands.map((o) => o.node_id)).size > 1 ? ACROSS_TABLES_PENALTY : 0),
         support,
         computed: true,
         notes: [

@@ -160,16 +160,15 @@ function tableDirectionCandidates(evidence: EvidenceSet, asked: Direction, subje
  *   them (unless the question itself is negated the same way);
  * - a question whether something exists ("Is there a signature…?") whose main terms appear nowhere in the evidence: No.
  * The score is the support of the deciding evidence (term coverage), so a weak match gives a weak confidence.
- * A direction the plan computed (a named measure at the two years compared, see `computedDirectionCandidates`) decides
- * before any of these.
+ * A direction the plan computed (a named measure at the two years compared, see `computedDirectionCandidates`) is
+ * one more verdict, weighed with these (its operands from one table: a strong one).
  */
 export function yesNoCandidates(evidence: EvidenceSet, computed: readonly ComputedValue[] = []): Candidate[] {
   const planned = computedDirectionCandidates(evidence, computed);
-  if (planned.length > 0) return planned;
   const { profile } = evidence;
   const claim = claimOf(profile.question);
   const asked = directionOf(claim);
-  const out: Candidate[] = [];
+  const out: Candidate[] = [...planned];
   const subject = changedSubject(claim);
   if (asked) out.push(...tableDirectionCandidates(evidence, asked, subject));
   const questionNegated = negatedNear(claim, wordTokens(claim).map((t) => t.start));
