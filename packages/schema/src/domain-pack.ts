@@ -88,12 +88,6 @@ export const DomainMeasureSchema = z.object({
   operands: z.array(DomainMeasureOperandSchema).min(1).max(8),
   /** The result is shown as a percentage (the formula's value × 100). */
   percent: z.boolean().default(false),
-  /**
-   * Which way the measure gets better (default `true`: higher is better, as for margins, returns and liquidity ratios;
-   * `false` for leverage ratios and day counts). A question whether the measure improved or worsened is answered by
-   * the sign of its change read this way; "increased" / "declined" read the plain sign.
-   */
-  higher_is_better: z.boolean().default(true),
   /** The definition and its conventions in words, for people reading the pack and the trace. */
   description: z.string().max(1000).optional(),
 });

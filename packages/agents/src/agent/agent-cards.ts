@@ -209,14 +209,7 @@ const isCount = (value: unknown): boolean => value !== null && typeof value === 
  * offered (the reader could not cite them).
  */
 export function computedValuesOf(value: unknown): ComputedValue[] {
-  // Several saved results (a computation, then the values it is derived from as `{ part }`), in order.
-  if (Array.isArray(value)) {
-    return value.slice(0, 8).flatMap((v) => {
-      const part = v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, 'part') ? (v as { part: unknown }).part : v;
-      return Array.isArray(part) ? [] : computedValuesOf(part);
-    });
-  }
-  if (value === null || typeof value !== 'object') return [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const v = value as { operation?: unknown; display_value?: unknown; text?: unknown; percent?: unknown; unit?: unknown; scale?: unknown; operand_cells?: unknown };
   if (typeof v.operation !== 'string' || v.operation === 'count' || typeof v.display_value !== 'number' || !Number.isFinite(v.display_value)) return [];
   if (!Array.isArray(v.operand_cells) || v.operand_cells.length === 0) return [];

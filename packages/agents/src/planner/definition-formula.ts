@@ -24,11 +24,9 @@ export interface FormulaOperand {
 export interface ComputationSpec {
   /**
    * The operation, as the reader knows it: `ratio`, `percent`, `difference`, `sum`, `average`, `percent_change` (a
-   * CAGR too: a compound rate over more than one year), `formula` (a formula the question defines, or a named measure
-   * and its change between two years), or `increase` / `decrease` (a yes/no question whether a measure rose / fell
-   * between two years: the expression is its change, newest − oldest, and the answer is Yes when the sign agrees).
+   * CAGR too: a compound rate over more than one year), or `formula` (a formula the question defines).
    */
-  operation: 'ratio' | 'percent' | 'difference' | 'sum' | 'average' | 'percent_change' | 'formula' | 'increase' | 'decrease';
+  operation: 'ratio' | 'percent' | 'difference' | 'sum' | 'average' | 'percent_change' | 'formula';
   /** The formula as people read it (`A / B`, `(B1 - B0) / B0`). */
   formula: string;
   /** The `compute.eval` expression over the operands' variables (`ratio(A, B)`, `percent_change(A0, A1)`). */
@@ -38,23 +36,6 @@ export interface ComputationSpec {
   percent: boolean;
   /** What the question calls the result (`working capital ratio`), when it defines it. */
   defined?: string;
-  /**
-   * The values the result is computed from, each computed on its own over the same operands (a measure at each of
-   * the two years whose change is asked), shown beside the result in the trace and the answer's notes.
-   */
-  parts?: ComputationPart[];
-}
-
-/** One value a computation is derived from (a measure at one year), computed over the same operands. */
-export interface ComputationPart {
-  /** What it is (`gross margin FY2022`). */
-  label: string;
-  /** The year it is at. */
-  year: number;
-  /** The formula as people read it. */
-  formula: string;
-  /** The `compute.eval` expression over the operands' variables. */
-  expression: string;
 }
 
 /** Where a definition starts: "X is defined as:", "Define X as", "X is calculated as". */

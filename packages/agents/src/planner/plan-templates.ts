@@ -120,7 +120,7 @@ const OPERAND_TABLES = 15;
 function specOf(d: RouterDecision, s: TemplateSettings): ComputationSpec | undefined {
   if (s.question === undefined) return undefined;
   const analysis = analysisOf(d);
-  const measures = analysis ? { pack: analysisPack(analysis), format: d.signals.expected_format, entities: analysis.entities, yesNo: analysis.yes_no } : {};
+  const measures = analysis ? { pack: analysisPack(analysis), format: d.signals.expected_format, entities: analysis.entities } : {};
   return planComputation({ question: s.question, operations: d.signals.operations, years: d.signals.years, ...measures });
 }
 
@@ -162,33 +162,7 @@ function computeSteps(spec: ComputationSpec, f: Facts): PlanStep[] {
     save_as: 'VALUE',
     depends_on: spec.operands.map((o) => `E${o.name}`),
   });
-  // The values the result is derived from (a measure at each year compared), each computed over the same operands.
-  for (const [i, part] of (spec.parts ?? []).entries()) {
-    steps.push({
-      step_id: `CMP${i}`,
-      tool: 'compute.eval',
-      args: {
-        operation: 'part',
-        formula: part.formula,
-        expression: part.expression,
-        percent: spec.percent,
-        inputs: spec.operands.map((o) => ({ name: o.name, phrase: o.phrase, years: o.years, reduce: o.reduce, cells: `$OP_${o.name}` })),
-        ...(f.round !== undefined ? { round: f.round } : {}),
-      },
-      save_as: `VALUE${i}`,
-      depends_on: spec.operands.map((o) => `E${o.name}`),
-    });
-  }
   return steps;
-}
-
-/**
- * What the reader is offered of a computation: its result, then the values it is derived from (each wrapped as
- * `{ part }`: a list of bare references would be read as a list of hits).
- */
-function computedRefs(spec: ComputationSpec | undefined): string | Array<string | { part: string }> {
-  const parts = spec?.parts ?? [];
-  return parts.length > 0 ? ['$VALUE', ...parts.map((_, i) => ({ part: `$VALUE${i}` }))] : '$VALUE';
 }
 
 const withTerms = (stage: PlanStage, terms: readonly string[]): PlanStage => (terms.length > 0 ? { ...stage, query_terms: [...terms] } : stage);
@@ -241,7 +215,7 @@ function lookup(d: RouterDecision, s: TemplateSettings): PlanInput {
   return {
     template: 'lookup',
     stages: [...pages, ...twoHop(f, { methods: [BM25, DENSE] }, { methods: [BM25, DENSE] }, pages.length > 0)],
-    steps: spec ? [...computeSteps(spec, f), ...rankStep(s), ...readerAndJudge(f, { computed: computedRefs(spec) }, ['CMP'])] : [...rankStep(s), ...readerAndJudge(f)],
+    steps: spec ? [...computeSteps(spec, f), ...rankStep(s), ...readerAndJudge(f, { computed: '$VALUE' }, ['CMP'])] : [...rankStep(s), ...readerAndJudge(f)],
     rerank: { fuse: 'RRF', features: ['title', 'path', 'label', 'year', 'unit', 'page', 'same_section', 'intent'], diversify_by: 'section' },
     pack: { mmr_lambda: 0.72, ctx_tokens: s.ctxTokens, per_page_limit: 2, attach: ['heading_path', 'caption'] },
     coverage_gate: 0.5,
@@ -283,7 +257,7 @@ function tableNumber(d: RouterDecision, s: TemplateSettings): PlanInput {
     });
   }
   const computing = spec !== undefined || f.arithmetic.length > 0;
-  const computed = computing ? computedRefs(spec) : '$CELLS';
+  const computed = computing ? '$VALUE' : '$CELLS';
   return {
     template: 'table_number',
     stages: [
@@ -446,7 +420,7 @@ function multiHop(d: RouterDecision, s: TemplateSettings): PlanInput {
       ...rankStep(s),
       ...readerAndJudge(
         f,
-        { ...(subs.length > 0 ? { evidence: ['$pack', '$SUB_PACK'], sub_questions: subs } : {}), ...(before.includes('T3') || before.includes('CMP') ? { computed: computedRefs(spec) } : {}) },
+        { ...(subs.length > 0 ? { evidence: ['$pack', '$SUB_PACK'], sub_questions: subs } : {}), ...(before.includes('T3') || before.includes('CMP') ? { computed: '$VALUE' } : {}) },
         before.filter((id) => id === 'P' || id === 'T3' || id === 'CMP'),
       ),
     ],

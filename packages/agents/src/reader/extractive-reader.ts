@@ -184,7 +184,7 @@ export class ExtractiveReader extends BaseReader {
       case 'date':
         return gen(() => dateCandidates(evidence));
       case 'yes_no':
-        return gen(() => yesNoCandidates(evidence, computed));
+        return gen(() => yesNoCandidates(evidence));
       case 'list':
         // "The top 3 …": the first items of a table ranking, in order.
         return [...(await gen(() => listCandidates(evidence))), ...(await gen(() => tableExtremeCandidates(evidence))).filter((c) => c.format === 'List')];

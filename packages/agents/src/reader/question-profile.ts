@@ -99,8 +99,7 @@ const INSTRUCTION = /^(?:give|provide|answer|round|please|respond|express|use|us
  */
 function detectKind(q: string, format: AnswerFormat | null, quantity: boolean, amountWords: RegExp | undefined): { kind: AnswerKind; countTarget?: CountTarget } {
   const lower = q.toLowerCase();
-  // "How many (percentage) points" asks a difference of percentages, not a count.
-  const count = /\bhow many\b(?!\s+(?:percentage\s+|basis\s+)?points?\b)|\bthe number of\b|\bcount (?:of|the)\b/.test(lower);
+  const count = /\bhow many\b|\bthe number of\b|\bcount (?:of|the)\b/.test(lower);
   if (count) {
     const target = /\bhow many\s+(?:\w+\s+){0,3}?(figures?|tables?|charts?|graphs?|plots?|images?|pictures?|photos?|photographs?|diagrams?|illustrations?)\b/.exec(lower)?.[1];
     if (target) {

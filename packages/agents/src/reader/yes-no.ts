@@ -1,6 +1,3 @@
-import type { ComputedValue } from '@doctree/schema';
-
-import { computedDirectionCandidates } from './computed-direction.js';
 import { phraseStems, type Candidate, type EvidenceSet } from './evidence-model.js';
 import { supportFor } from './observation-text.js';
 import { columnYears, scoreTableCells, tableRowSupport } from './table-candidates.js';
@@ -160,15 +157,12 @@ function tableDirectionCandidates(evidence: EvidenceSet, asked: Direction, subje
  *   them (unless the question itself is negated the same way);
  * - a question whether something exists ("Is there a signature…?") whose main terms appear nowhere in the evidence: No.
  * The score is the support of the deciding evidence (term coverage), so a weak match gives a weak confidence.
- * A direction the plan computed (a named measure at the two years compared, see `computedDirectionCandidates`) is
- * one more verdict, weighed with these (its operands from one table: a strong one).
  */
-export function yesNoCandidates(evidence: EvidenceSet, computed: readonly ComputedValue[] = []): Candidate[] {
-  const planned = computedDirectionCandidates(evidence, computed);
+export function yesNoCandidates(evidence: EvidenceSet): Candidate[] {
   const { profile } = evidence;
   const claim = claimOf(profile.question);
   const asked = directionOf(claim);
-  const out: Candidate[] = [...planned];
+  const out: Candidate[] = [];
   const subject = changedSubject(claim);
   if (asked) out.push(...tableDirectionCandidates(evidence, asked, subject));
   const questionNegated = negatedNear(claim, wordTokens(claim).map((t) => t.start));

@@ -78,15 +78,6 @@ describe('named measures of a domain pack', () => {
     expect((measureError({ operands: [{ name: 'Z', item: 'harvest weight' }] }) as DocTreeError).code).toBe('SCHEMA_INVALID');
   });
 
-  it("a user's measure is better when higher unless it says otherwise", () => {
-    const pack = domainPackFrom({ ...GREENHOUSE, measures: [GREENHOUSE.measures[0]!, { name: 'water use', aliases: ['water use per tonne'], formula: 'A / B', operands: [{ name: 'A', item: 'water drawn' }, { name: 'B', item: 'harvest weight' }], higher_is_better: false }] });
-    expect(pack.measures.map((m) => [m.name, m.higherIsBetter])).toEqual([
-      ['crop yield', true],
-      ['water use', false],
-    ]);
-    expect(() => domainPackFrom({ ...GREENHOUSE, measures: [{ ...GREENHOUSE.measures[0]!, higher_is_better: 'yes' }] })).toThrow(DocTreeError);
-  });
-
   it('a pack that names no measures still loads (the field is optional), and the generic pack has none', () => {
     const { measures: _, ...old } = GREENHOUSE;
     expect(domainPackFrom(old).measures).toEqual([]);
@@ -131,12 +122,6 @@ describe('the finance pack measures', () => {
     expect(byName.get('current ratio')!.operands.every((o) => o.reduce === 'value')).toBe(true);
     expect(byName.get('days sales outstanding')!.formula).toBe('365 * A / B');
     expect(byName.get('gross margin')!.percent).toBe(true);
-  });
-
-  it('says which way each measure improves: lower for leverage, days tied up in working capital and the tax rate', () => {
-    const worseWhenHigher = finance.measures.filter((m) => !m.higherIsBetter).map((m) => m.name);
-    expect(worseWhenHigher.sort()).toEqual(['days inventory outstanding', 'days sales outstanding', 'debt ratio', 'debt to assets', 'debt to capital', 'debt to equity', 'effective tax rate']);
-    expect(finance.measures.find((m) => m.name === 'current ratio')!.higherIsBetter).toBe(true);
   });
 
   it('names measures by their usual wordings and abbreviations', () => {

@@ -32,8 +32,6 @@ export interface CompiledMeasure {
   readonly operands: readonly CompiledMeasureOperand[];
   /** The result is shown as a percentage. */
   readonly percent: boolean;
-  /** A higher value is better (margins, returns); false for measures where lower is better (leverage, day counts). */
-  readonly higherIsBetter: boolean;
   readonly description?: string;
 }
 
@@ -135,7 +133,6 @@ export function compileMeasures(measures: readonly DomainMeasure[], concepts: re
       formula: m.formula.replace(/\s+/g, ' ').trim(),
       operands: Object.freeze(operands),
       percent: m.percent,
-      higherIsBetter: m.higher_is_better,
       ...(m.description !== undefined ? { description: m.description } : {}),
     });
   });

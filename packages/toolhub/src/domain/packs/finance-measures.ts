@@ -17,11 +17,6 @@ type MeasureInput = NonNullable<DomainPackInput['measures']>[number];
  * - The quick ratio is (current assets − inventories) / current liabilities; the debt ratio is total liabilities /
  *   total assets, while debt-to-equity, debt-to-assets and cash flow to debt use total debt (borrowings).
  * - EBITDA of the EBITDA margin is operating income + depreciation and amortization.
- * - Which way a measure improves (`higher_is_better`, default true): lower is better for leverage (debt ratio,
- *   debt-to-equity, debt-to-assets, debt-to-capital), for the days receivables and inventories are held (DSO, DIO: cash
- *   tied up in working capital) and for the effective tax rate (less of the pre-tax income paid as tax). Days payables
- *   outstanding keeps the default (paying suppliers later holds cash longer), as do turnovers, margins, returns,
- *   coverage and liquidity ratios. Capex and R&D shares of revenue have no textbook better direction and keep the default.
  * Figures companies define for themselves (free cash flow, adjusted EBITDA, net debt) are not measures here: they are
  * concepts, read as the document states them.
  */
@@ -108,7 +103,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     aliases: ['debt to equity', 'debt equity ratio', 'd/e ratio', 'gearing ratio'],
     formula: 'A / B',
     operands: [{ name: 'A', item: 'long-term debt' }, { name: 'B', item: 'shareholders equity' }],
-    higher_is_better: false,
     description: "Total debt (borrowings) / shareholders' equity at the year end.",
   },
   {
@@ -116,7 +110,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     aliases: ['debt ratio', 'liabilities to assets', 'total liabilities to total assets'],
     formula: 'A / B',
     operands: [{ name: 'A', item: 'total liabilities' }, { name: 'B', item: 'total assets' }],
-    higher_is_better: false,
     description: 'Total liabilities / total assets at the year end.',
   },
   {
@@ -124,7 +117,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     aliases: ['debt to assets', 'debt to asset', 'debt to total assets'],
     formula: 'A / B',
     operands: [{ name: 'A', item: 'long-term debt' }, { name: 'B', item: 'total assets' }],
-    higher_is_better: false,
     description: 'Total debt (borrowings) / total assets at the year end.',
   },
   {
@@ -132,7 +124,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     aliases: ['debt to capital', 'debt to capitalization', 'debt to total capital'],
     formula: 'A / (A + B)',
     operands: [{ name: 'A', item: 'long-term debt' }, { name: 'B', item: 'shareholders equity' }],
-    higher_is_better: false,
     description: "Total debt / (total debt + shareholders' equity) at the year end.",
   },
   {
@@ -168,7 +159,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     aliases: ['days sales outstanding', 'days sales in receivables', 'average collection period', 'dso'],
     formula: '365 * A / B',
     operands: [{ name: 'A', item: 'accounts receivable', reduce: 'average' }, { name: 'B', item: 'revenue' }],
-    higher_is_better: false,
     description: '365 × average accounts receivable / revenue of the year, in days (365 / receivables turnover).',
   },
   {
@@ -176,7 +166,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     aliases: ['days inventory outstanding', 'days sales of inventory', 'days sales in inventory', 'days in inventory', 'days inventory on hand', 'dio', 'dsi'],
     formula: '365 * A / B',
     operands: [{ name: 'A', item: 'inventory', reduce: 'average' }, { name: 'B', item: 'cost of goods sold' }],
-    higher_is_better: false,
     description: '365 × average inventories / cost of goods sold of the year, in days (365 / inventory turnover).',
   },
   {
@@ -206,7 +195,6 @@ export const FINANCE_MEASURES: MeasureInput[] = [
     formula: 'A / B',
     operands: [{ name: 'A', item: 'income tax' }, { name: 'B', item: 'income before taxes' }],
     percent: true,
-    higher_is_better: false,
     description: 'Income tax expense / income before income taxes of the year, in percent.',
   },
   {
