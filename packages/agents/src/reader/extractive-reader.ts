@@ -19,7 +19,6 @@ import { expectedItemCount, listCandidates, questionParts } from './list-candida
 import { yesNoCandidates } from './yes-no.js';
 import { groupShareCandidates, surveyCountCandidates } from './survey-counts.js';
 import { namedItemArithmetic } from './named-item-arithmetic.js';
-import { answersMissingName, skippedTableNotes } from './table-qualifiers.js';
 
 /** Options of {@link ExtractiveReader}. */
 export interface ExtractiveReaderOptions extends BaseReaderOptions {
@@ -100,11 +99,7 @@ export class ExtractiveReader extends BaseReader {
     const read = (await this.candidates(profile, evidence, request.computed ?? [], pause))
       .filter((c) => !items?.missing || c.computed)
       .map((c) => (found ? { ...c, score: c.score - 2 * NAMED_ITEM_LOOKUP_PENALTY } : items && !c.computed ? { ...c, score: c.score - NAMED_ITEM_LOOKUP_PENALTY } : c));
-    // Tables left unread because they lack the column (or row) the question names; when a ranking's table lacked it,
-    // an answer read elsewhere must come from text that names it.
-    notes.push(...skippedTableNotes(evidence));
-    const textOf = (nodeId: string): string => evidence.entries.find((e) => e.observation.node_id === nodeId)?.text.text ?? '';
-    const candidates = [...(items?.candidates ?? []), ...read].filter((c) => c.support.length > 0 && answersMissingName(evidence, c.support.map((s) => textOf(s.node_id))));
+    const candidates = [...(items?.candidates ?? []), ...read].filter((c) => c.support.length > 0);
     candidates.sort((a, b) => b.score - a.score);
     const best = candidates[0];
     if (!best) return this.none(notes, 'no candidate answer in the evidence');

@@ -5,7 +5,6 @@ import { describeQuantity, findStatedScale, isYearLike, parseNumberCell, scaleFr
 import { supportFor } from './observation-text.js';
 import { packedSubHeaders, splitPackedValues, unpackCell } from './packed-cells.js';
 import { comparedYears, weightedTerms, type QuestionProfile } from './question-profile.js';
-import { missingQualifier, noteSkippedTable, questionQualifiers } from './table-qualifiers.js';
 
 /** A numeric cell matched to the question: its row, column, value and how well each matched. */
 export interface CellMatch {
@@ -214,19 +213,10 @@ const MIN_NAMED_ROW_SCORE = 0.2;
  */
 export function namedCellCandidates(evidence: EvidenceSet, limit = 2): Candidate[] {
   const out: Candidate[] = [];
-  // A table without the column the question names (another dataset, year or group) holds no cell it asks for.
-  const qualifiers = questionQualifiers(evidence.profile);
-  const lacking = new Map<EvidenceEntry, boolean>();
   for (const m of scoreTableCells(evidence)) {
     if (m.rowScore < MIN_NAMED_ROW_SCORE) continue;
     const p = m.entry.observation.payload;
     if (p.kind !== 'table') continue;
-    if (!lacking.has(m.entry)) {
-      const missing = qualifiers.length > 0 ? missingQualifier(qualifiers, { all: [p.caption ?? '', p.columns.join(' | '), ...p.rows.map((r) => r.join(' | '))].join('\n'), selectors: [p.caption ?? '', p.columns.join(' | ')].join('\n'), headers: p.columns }) : undefined;
-      if (missing) noteSkippedTable(evidence, `${m.entry.observation.node_id}: ${missing.note}`);
-      lacking.set(m.entry, missing !== undefined);
-    }
-    if (lacking.get(m.entry)) continue;
     const column = m.header ?? p.columns[m.col] ?? '';
     const rowStems = new Set(evidence.coverage(m.label).matched.map((t) => t.stem));
     const header = evidence.coverage(column);

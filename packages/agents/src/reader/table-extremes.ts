@@ -12,7 +12,6 @@ import { findNumbers, isYearLike, parseNumberCell, SCALE_FACTORS, type ParsedNum
 import { splitPackedValues } from './packed-cells.js';
 import type { QuestionProfile } from './question-profile.js';
 import { columnYears, numericAnswer, tableRowSupport } from './table-candidates.js';
-import { missingQualifier, noteSkippedTable, questionQualifiers, type TableNames } from './table-qualifiers.js';
 
 /** What an extreme question asks. */
 export interface ExtremeAsk {
@@ -586,8 +585,6 @@ export function tableExtremeCandidates(evidence: EvidenceSet): Candidate[] {
   const ask = extremeAsk(evidence.profile);
   if (!ask) return [];
   const out: Candidate[] = [];
-  // The names the question selects a column or row by (a change between years reads each of its years on its own).
-  const qualifiers = questionQualifiers(evidence.profile, { years: !ask.change && evidence.profile.kind !== 'year' });
   for (const grid of continuedGrids(evidence.entries)) {
     const byRows = grid.rows.length >= 2 ? rowRanking(evidence, ask, grid) : { candidate: null, group: '' };
     const byColumns = ask.change ? { candidate: null, rowScore: 0 } : columnRanking(evidence, ask, grid);
@@ -597,24 +594,7 @@ export function tableExtremeCandidates(evidence: EvidenceSet): Candidate[] {
     // A row the question names as a group of rows (a subtotal) is not a metric.
     const across = byColumns.candidate && !byRows.group && (yearColumns || byColumns.rowScore > columnsNamed + 0.1);
     const chosen = across ? byColumns.candidate : (byRows.candidate ?? (byColumns.rowScore >= 0.2 ? byColumns.candidate : null));
-    if (!chosen) continue;
-    // A table without the column (row) the question names answers another question: no reading of it.
-    const missing = qualifiers.length > 0 ? missingQualifier(qualifiers, gridNames(grid, chosen === byColumns.candidate ? 'row' : 'column'), chosen === byColumns.candidate ? 'row' : 'column') : undefined;
-    if (missing) {
-      noteSkippedTable(evidence, `${grid.entry.observation.node_id}: ${missing.note}`, missing.qualifiers);
-      continue;
-    }
-    out.push(chosen);
+    if (chosen) out.push(chosen);
   }
   return out;
-}
-
-/** A grid's text, and the texts that select its values: caption and column headers (row labels when items run across). */
-function gridNames(grid: Grid, selects: 'column' | 'row'): TableNames {
-  const labels = grid.rows.map((r) => r.label).join(' \n ');
-  return {
-    all: [grid.caption, grid.headerText, ...grid.rows.map((r) => r.cells.join(' | '))].join(' \n '),
-    selectors: [grid.caption, selects === 'column' ? grid.columns.map((c) => c.header).join(' \n ') : labels].join(' \n '),
-    headers: selects === 'column' ? grid.columns.flatMap((c) => [...new Set([c.top, c.header])]) : grid.rows.map((r) => r.label),
-  };
 }
