@@ -61,4 +61,5 @@ export { findPageReferences, romanValue } from './text/page-references.js';
 export type { PageReference, PageReferenceOptions } from './text/page-references.js';
 export { sentenceSpans, splitSentences } from './text/sentences.js';
 export { escapeRegExp } from './text/regexp.js';
+export { MONTH_NAMES, MONTH_WORDS, monthNumber, monthWordSource } from './text/months.js';
 export type { SentenceOptions, SentenceSpan } from './text/sentences.js';

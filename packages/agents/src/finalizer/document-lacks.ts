@@ -1,4 +1,4 @@
-import { escapeRegExp, findPageReferences, findYears, type YearOptions } from '@doctree/schema';
+import { escapeRegExp, findPageReferences, findYears, monthNumber, monthWordSource, type YearOptions } from '@doctree/schema';
 
 import { DocumentParts, partsIn, withoutPartMentions, type PartLabel } from './document-parts.js';
 
@@ -85,22 +85,8 @@ const NAME_PARTICLES = new Set(['of', '&', 'de', 'da', 'di', 'del', 'della', 'de
 const SMALL_COUNT = 12;
 /** Date and time format masks (`YYYY-MM-DD`, `hh:mm`): how an answer is written, not a name. */
 const FORMAT_MASK = /^(?:y{2,4}|m{1,2}|d{1,2}|h{1,2}|s{1,2})(?:[-/:.](?:y{2,4}|m{1,2}|d{1,2}|h{1,2}|s{1,2}))+$/i;
-/** English month names and their abbreviations, by month (1-based). */
-const MONTHS: ReadonlyArray<readonly [number, string]> = [
-  [1, 'january|jan'],
-  [2, 'february|feb'],
-  [3, 'march|mar'],
-  [4, 'april|apr'],
-  [5, 'may'],
-  [6, 'june|jun'],
-  [7, 'july|jul'],
-  [8, 'august|aug'],
-  [9, 'september|sept|sep'],
-  [10, 'october|oct'],
-  [11, 'november|nov'],
-  [12, 'december|dec'],
-];
-const MONTH_SOURCE = MONTHS.map(([, names]) => names).join('|');
+/** Any month word (`March`, `Sept`), from the schema's month vocabulary. */
+const MONTH_SOURCE = monthWordSource();
 /** A day of a month: `30`, `1st`. */
 const DAY = '\\d{1,2}(?:st|nd|rd|th)?';
 /** A date a question names: `May 2018`, `May 1, 2018`, `March 2 - March 9 2021`, `1 July 2022`. */
@@ -257,8 +243,8 @@ export class DocumentWords {
    * `March 2 – March 9, 2021`, `2018-05`, `05/2018`, `5/1/2018`.
    */
   hasDate(month: number, year: number): boolean {
-    const names = MONTHS.find(([m]) => m === month)?.[1];
-    if (names === undefined) return false;
+    if (!Number.isInteger(month) || month < 1 || month > 12) return false;
+    const names = monthWordSource(month);
     const mm = `0?${month}`;
     const source = [
       `(?<![\\p{L}])(?:${names})\\.?\\s*(?:${DAY}(?:\\s*[-–]\\s*(?:\\p{L}+\\.?\\s*)?${DAY})?,?\\s*)?${year}(?!\\d)`,
@@ -485,7 +471,7 @@ export function datesIn(question: string): Array<{ month: number; year: number; 
   const dates: Array<{ month: number; year: number; text: string }> = [];
   for (const m of withoutExamples(question).matchAll(QUESTION_DATE)) {
     const name = (m[1] ?? m[2] ?? '').toLowerCase();
-    const month = MONTHS.find(([, names]) => names.split('|').includes(name))?.[0];
+    const month = monthNumber(name);
     const year = Number(m[3]);
     const text = `${year}-${String(month).padStart(2, '0')}`;
     if (month !== undefined && !dates.some((d) => d.text === text) && dates.length < MAX_NAMES) dates.push({ month, year, text });

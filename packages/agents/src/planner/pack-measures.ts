@@ -1,5 +1,6 @@
 import { findKeywords, askingSentence } from '../analysis/question-analysis.js';
 import type { CompiledDomainPack, CompiledMeasure } from '@doctree/toolhub';
+import { MONTH_NAMES } from '@doctree/schema';
 
 import { computationSpec, type ComputationSpec, type ComputationSpecInput, type FormulaOperand } from './definition-formula.js';
 
@@ -48,8 +49,10 @@ const UNRESTRICTING = new Set(
   (
     'ratio ratios rate rates value figure metric measure level times days company company\'s companies firm firm\'s business group corporation ' +
     'entity organization organisation consolidated overall total whole entire annual yearly end ended ending period calendar reported approximately ' +
-    'approximate roughly about january february march april may june july august september october november december'
-  ).split(' '),
+    'approximate roughly about'
+  )
+    .split(' ')
+    .concat(MONTH_NAMES),
 );
 
 /** Words that ask for a measure over several years, averaged (the only multi-year form computed). */

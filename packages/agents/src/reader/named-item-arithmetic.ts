@@ -1,5 +1,5 @@
 import type { AnswerFormat, Support } from '@doctree/schema';
-import { escapeRegExp } from '@doctree/schema';
+import { escapeRegExp, monthNumber } from '@doctree/schema';
 import type { ItemArithmetic, ItemOperand } from '../analysis/item-arithmetic.js';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { findNumbers, findStatedScale, isYearLike, parseNumberCell, scaleFromWord, type ParsedNumber, type Scale } from './numbers.js';
@@ -198,8 +198,6 @@ const LABEL_GAP = /^[ \t:|=([–—-]{0,4}/;
 const LABEL_START = /(?:^|[\n|•·;,:]|[\d%)])[ \t]*$/;
 /** What may follow a value read after its label. */
 const VALUE_END = /^(?:$|[ \t]*(?:[\n|),;]|[^\S\n]+[^\d\s/–-]|[^\S\n]*$))/;
-/** Month names: a day number after one is a date, not a value. */
-const MONTHS = new Set('january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));
 
 /** Word runs of a clause that may name an item (longest first), skipping function words and small numbers alone. */
 function clausePhrases(text: string): string[] {
@@ -210,7 +208,7 @@ function clausePhrases(text: string): string[] {
       const run = ws.slice(i, i + n);
       if (FUNCTION_WORDS.has(run[0]!.toLowerCase()) || FUNCTION_WORDS.has(run[n - 1]!.toLowerCase())) continue;
       // A label names something in words (not "65+" alone, nor a month before a day number).
-      if (!meaningful(run.map(fold)) || !run.some((w) => /[A-Za-z]/.test(w)) || MONTHS.has(run[n - 1]!.toLowerCase())) continue;
+      if (!meaningful(run.map(fold)) || !run.some((w) => /[A-Za-z]/.test(w)) || monthNumber(run[n - 1]!) !== undefined /* a day number after a month is a date, not a value */) continue;
       out.push(run.join(' '));
     }
   }

@@ -1,4 +1,5 @@
 import type { Observation, Support } from '@doctree/schema';
+import { MONTH_WORDS } from '@doctree/schema';
 import type { Candidate, EvidenceEntry, EvidenceSet } from './evidence-model.js';
 import { findNumbers, parseNumberCell } from './numbers.js';
 import { observationText, supportFor } from './observation-text.js';
@@ -77,10 +78,10 @@ const CLAUSE_STOP = new Set(
   `a an the this that these those it its their his her our your my of in on at by for from with to into onto about among between during per than as if or and
   but nor which who whom whose what when where why how many much are is was were be been being do does did has have had can could will would should shall may might
   must not any all each every some more less please answer write give format integer float number exact ratio nearest hundred thousand ten such percent
-  percentage share proportion people persons adults respondents said say says survey surveyed poll report conducted only about
-  january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec`
+  percentage share proportion people persons adults respondents said say says survey surveyed poll report conducted only about`
     .split(/\s+/)
-    .filter(Boolean),
+    .filter(Boolean)
+    .concat([...MONTH_WORDS.keys()]),
 );
 
 /** A header of a column of sample sizes. */

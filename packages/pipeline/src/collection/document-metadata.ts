@@ -1,4 +1,4 @@
-import { COLLECTION_METADATA_FIELDS, YEAR_SOURCE, cellYear, yearMentions, type CollectionMetadata } from '@doctree/schema';
+import { COLLECTION_METADATA_FIELDS, YEAR_SOURCE, cellYear, monthNumber, yearMentions, type CollectionMetadata } from '@doctree/schema';
 
 /**
  * Metadata of a collection document read from what it already says: the file name (`<company>_<year>_<form>…`, a
@@ -28,15 +28,6 @@ const PERIOD_ENDED_TEXT = new RegExp(
 );
 /** A registrant's name on the line before `(Exact name of registrant …)`. */
 const REGISTRANT_TEXT = /([^\n]{2,80})\n\s*\(exact name of (?:the )?registrant/i;
-/** Month names and their usual abbreviations (`sept`), lower case, to month numbers. */
-const MONTHS: ReadonlyMap<string, number> = new Map(
-  ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].flatMap((name, i) => [
-    [name, i + 1],
-    [name.slice(0, 3), i + 1],
-    ...(name === 'september' ? [['sept', 9] as [string, number]] : []),
-  ]),
-);
-
 /** Characters of the document's opening read for metadata. */
 const HEAD_CHARS = 12_000;
 
@@ -92,7 +83,7 @@ export function metadataFromFilename(filename: string): FilenameMetadata {
 export function periodFromText(text: string): { end: string; fiscalYear: boolean } | undefined {
   let best: { end: string; fiscalYear: boolean } | undefined;
   for (const m of text.matchAll(PERIOD_ENDED_TEXT)) {
-    const month = MONTHS.get(m[2]!.toLowerCase());
+    const month = monthNumber(m[2]!);
     const day = Number(m[3]);
     if (month === undefined || day < 1 || day > 31) continue;
     const end = `${m[4]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
