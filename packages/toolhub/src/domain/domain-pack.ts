@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { DocTreeError, DOMAIN_PACK_PATTERN_MAX, DOMAIN_PACK_VERSION, DomainPackSchema, formatIssues } from '@doctree/schema';
+import { DocTreeError, DOMAIN_PACK_PATTERN_MAX, DOMAIN_PACK_VERSION, DomainPackSchema, escapeRegExp, formatIssues } from '@doctree/schema';
 import type { DomainConfig, DomainPack, DomainPackInput } from '@doctree/schema';
 
 import { runSlices, runSlicesCooperatively } from '../hub/slices.js';
@@ -44,10 +44,6 @@ export interface CompiledDomainPack {
 const NEVER = /(?!)/;
 /** Patterns whose shape risks catastrophic backtracking: a quantified group that itself ends in a quantifier. */
 const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*]\)[+*{]/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 function compilePattern(source: string, where: string, file: string | undefined): RegExp {
   if (source.length > DOMAIN_PACK_PATTERN_MAX || NESTED_QUANTIFIER.test(source)) {

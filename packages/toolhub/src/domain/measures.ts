@@ -1,4 +1,4 @@
-import { DocTreeError, DOMAIN_PACK_PATTERN_MAX } from '@doctree/schema';
+import { DocTreeError, DOMAIN_PACK_PATTERN_MAX, escapeRegExp } from '@doctree/schema';
 import type { DomainMeasure } from '@doctree/schema';
 
 import { parseExpression, type ExprNode } from '../compute/expression-parser.js';
@@ -39,10 +39,6 @@ export interface CompiledMeasure {
 export function mergeMeasures(base: readonly DomainMeasure[], extra: readonly DomainMeasure[]): DomainMeasure[] {
   const names = new Set(extra.map((m) => m.name.toLowerCase()));
   return [...extra, ...base.filter((m) => !names.has(m.name.toLowerCase()))];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** An alias as a pattern source: whole words, any run of spaces or hyphens between them, case-insensitive. */
