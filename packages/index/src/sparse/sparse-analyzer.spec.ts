@@ -78,4 +78,11 @@ describe('analyzeText', () => {
     expect(analyzeQuery('Table 2 revenues and revenue')).toEqual(['tabl', 'table_2', '2', 'revenu']);
     expect(analyzeQuery('')).toEqual([]);
   });
+  it('reads plain ASCII text and the same text with one non-ASCII character alike (two token patterns, one meaning)', () => {
+    const ascii = "Fig. 3a: U.S. revenues of $1,482.5 rose 12% (FY2018, Table II, Item 7A, A.1, 10-K, R&D, company's `quoted`)";
+    const withAccent = `${ascii} café`;
+    expect(analyzeText(withAccent)).toEqual([...analyzeText(ascii), 'cafe']);
+    // Words seen before are served from the analyser's memory: same terms the second time.
+    expect(analyzeText(ascii)).toEqual(analyzeText(ascii));
+  });
 });

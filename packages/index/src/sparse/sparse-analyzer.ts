@@ -85,19 +85,42 @@ interface RawToken {
  * plain and dotted numbers (`2018`, `3.5`, `2.3.1`); words with inner hyphens, apostrophes or `&` (`hyper-parameters`, `company's`, `r&d`, `7a`);
  * currency, percent and section symbols.
  */
-const TOKEN_PATTERN = new RegExp(
-  [
-    '(?<cjk>[\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}]+)',
-    '(?<acronym>(?<![\\p{L}\\p{N}])\\p{L}(?:\\.\\p{L})+\\.?(?![\\p{L}\\p{N}]))',
-    '(?<thousands>(?<![\\p{N}])\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?(?![\\p{N}]|,\\d))',
-    '(?<letterdot>(?<![\\p{L}\\p{N}])\\p{L}\\.\\d+(?:\\.\\d+)*(?![\\p{L}\\p{N}]))',
-    "(?<compound>[\\p{L}\\p{N}]+(?:-[\\p{L}\\p{N}]+)+(?:'\\p{L}+)?)",
-    '(?<number>\\d+(?:\\.\\d+)*(?![\\p{L}\\p{N}]))',
-    "(?<word>[\\p{L}\\p{N}]+(?:['&-][\\p{L}\\p{N}]+)*)",
-    '(?<symbol>[$€£%§])',
-  ].join('|'),
-  'gu',
-);
+function tokenPattern(letter: string, digit: string, cjk: string): RegExp {
+  const L = `[${letter}]`;
+  const LN = `[${letter}${digit}]`;
+  return new RegExp(
+    [
+      `(${cjk})`,
+      `((?<!${LN})${L}(?:\\.${L})+\\.?(?!${LN}))`,
+      `((?<![${digit}])\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?(?![${digit}]|,\\d))`,
+      `((?<!${LN})${L}\\.\\d+(?:\\.\\d+)*(?!${LN}))`,
+      `(${LN}+(?:-${LN}+)+(?:'${L}+)?)`,
+      `(\\d+(?:\\.\\d+)*(?!${LN}))`,
+      `(${LN}+(?:['&-]${LN}+)*)`,
+      '([$€£%§])',
+    ].join('|'),
+    'gu',
+  );
+}
+const TOKEN_PATTERN = tokenPattern('\\p{L}', '\\p{N}', '[\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}]+');
+/**
+ * {@link TOKEN_PATTERN} for lower-cased ASCII text, where letters are `a-z`, digits `0-9` and no CJK occurs: the same
+ * matches without Unicode property look-ups.
+ */
+const ASCII_TOKEN_PATTERN = tokenPattern('a-z', '0-9', '[^\\s\\S]');
+
+/** The capture groups of {@link TOKEN_PATTERN}, in order (numbered groups: a match builds no `groups` object). */
+const CJK = 1;
+const ACRONYM = 2;
+const THOUSANDS = 3;
+const LETTERDOT = 4;
+const COMPOUND = 5;
+const NUMBER = 6;
+const WORD = 7;
+const SYMBOL = 8;
+
+/** Text of only ASCII characters: NFKD folding and mark removal leave it as it is. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** Lower-cases, folds compatibility forms (NFKD: ligatures, full-width digits), strips accents, unifies hyphens and quotes. */
 function normalize(text: string): string {
@@ -111,16 +134,17 @@ function normalize(text: string): string {
 
 function rawTokens(text: string): RawToken[] {
   const out: RawToken[] = [];
-  for (const match of normalize(text).matchAll(TOKEN_PATTERN)) {
-    const g = match.groups ?? {};
-    if (g['cjk'] !== undefined) out.push({ text: g['cjk'], kind: 'cjk' });
-    else if (g['acronym'] !== undefined) out.push({ text: g['acronym'].replace(/\./g, ''), kind: 'word' });
-    else if (g['thousands'] !== undefined) out.push({ text: g['thousands'].replace(/,/g, ''), kind: 'number' });
-    else if (g['letterdot'] !== undefined) out.push({ text: g['letterdot'], kind: 'word' });
-    else if (g['compound'] !== undefined) out.push({ text: g['compound'], kind: 'word' });
-    else if (g['number'] !== undefined) out.push({ text: g['number'], kind: 'number' });
-    else if (g['word'] !== undefined) out.push({ text: g['word'], kind: 'word' });
-    else if (g['symbol'] !== undefined) out.push({ text: g['symbol'], kind: 'symbol' });
+  const ascii = ASCII_ONLY.test(text);
+  const normalized = ascii ? text.toLowerCase().replace(/`/g, "'") : normalize(text);
+  for (const match of normalized.matchAll(ascii ? ASCII_TOKEN_PATTERN : TOKEN_PATTERN)) {
+    if (match[WORD] !== undefined) out.push({ text: match[WORD], kind: 'word' });
+    else if (match[NUMBER] !== undefined) out.push({ text: match[NUMBER], kind: 'number' });
+    else if (match[CJK] !== undefined) out.push({ text: match[CJK], kind: 'cjk' });
+    else if (match[ACRONYM] !== undefined) out.push({ text: match[ACRONYM].replace(/\./g, ''), kind: 'word' });
+    else if (match[THOUSANDS] !== undefined) out.push({ text: match[THOUSANDS].replace(/,/g, ''), kind: 'number' });
+    else if (match[LETTERDOT] !== undefined) out.push({ text: match[LETTERDOT], kind: 'word' });
+    else if (match[COMPOUND] !== undefined) out.push({ text: match[COMPOUND], kind: 'word' });
+    else if (match[SYMBOL] !== undefined) out.push({ text: match[SYMBOL], kind: 'symbol' });
   }
   return out;
 }
@@ -217,7 +241,30 @@ function cjkTerms(text: string, out: string[]): void {
   for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]!}${chars[i + 1]!}`);
 }
 
+/**
+ * Terms of word tokens already analysed (`revenues` → `revenu`): a document repeats its words many times, and stemming,
+ * compound splitting and fiscal-year reading depend on the word alone. Cleared when it reaches {@link WORD_MEMO_LIMIT}
+ * words, so that memory stays bounded on any input. A Map: words are never object keys.
+ */
+const wordMemo = new Map<string, readonly string[]>();
+/** Most words kept in {@link wordMemo}. */
+const WORD_MEMO_LIMIT = 100_000;
+/** Words longer than this are analysed every time (rare, and not worth keeping). */
+const WORD_MEMO_MAX_LENGTH = 64;
+
 function tokenTerms(token: RawToken, out: string[]): void {
+  if (token.kind === 'word' && token.text.length <= WORD_MEMO_MAX_LENGTH) {
+    let terms = wordMemo.get(token.text);
+    if (terms === undefined) {
+      const fresh: string[] = [];
+      wordTokenTerms(token.text, fresh);
+      if (wordMemo.size >= WORD_MEMO_LIMIT) wordMemo.clear();
+      wordMemo.set(token.text, fresh);
+      terms = fresh;
+    }
+    for (const term of terms) out.push(term);
+    return;
+  }
   switch (token.kind) {
     case 'symbol':
       out.push(SYMBOL_TOKENS.get(token.text) ?? token.text);
@@ -229,14 +276,19 @@ function tokenTerms(token: RawToken, out: string[]): void {
       cjkTerms(token.text, out);
       return;
     case 'word':
-      break;
+      wordTokenTerms(token.text, out);
+      return;
   }
-  if (token.text.includes('&')) {
+}
+
+/** Terms of one word token (a word, compound, acronym or letter-dot label). */
+function wordTokenTerms(text: string, out: string[]): void {
+  if (text.includes('&')) {
     // `r&d`, `s&p`, `at&t`: one term, as written.
-    out.push(token.text.replace(/'/g, ''));
+    out.push(text.replace(/'/g, ''));
     return;
   }
-  const word = token.text.replace(/'s$/, '').replace(/'/g, '');
+  const word = text.replace(/'s$/, '').replace(/'/g, '');
   if (!word.includes('-')) {
     wordTerms(word, out);
     return;
