@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { ContentBlock } from '@doctree/schema';
 import { adaptPdf } from './pdf-adapter.js';
-import { blocksFromTesseractTsv, checkOcr, missingOcrPrograms, ocrPages, pgmHasInk } from './pdf-ocr.js';
+import { blocksFromTesseractTsv, checkOcr, missingOcrPrograms, ocrBatches, ocrPages, pgmHasInk, tesseractTsvByImage } from './pdf-ocr.js';
 import type { PdfOcrStats } from './pdf-adapter.js';
 import { writeSimplePdf } from './simple-pdf-writer.js';
 import type { PdfShape } from './simple-pdf-writer.js';
@@ -32,6 +32,23 @@ describe('blocksFromTesseractTsv', () => {
 
 /** A binary PGM (`P5`) of the given grey levels, one row. */
 const pgm = (pixels: number[], header = `P5\n${pixels.length} 1\n255\n`): Uint8Array => new Uint8Array([...Buffer.from(header, 'latin1'), ...pixels]);
+
+describe('OCR batches', () => {
+  it('cuts pages into runs of consecutive pages, in the order given, at most the batch size', () => {
+    expect(ocrBatches([0, 1, 2, 3, 4], 2)).toEqual([[0, 1], [2, 3], [4]]);
+    expect(ocrBatches([4, 0, 1, 7, 8, 9], 8)).toEqual([[4], [0, 1], [7, 8, 9]]);
+    expect(ocrBatches([], 8)).toEqual([]);
+  });
+
+  it("splits tesseract's TSV of a list of images into one TSV per image, each with the header", () => {
+    const header = 'level\tpage_num\ttext';
+    const byImage = tesseractTsvByImage(`${header}\n5\t1\tone\n5\t2\ttwo\n5\t2\tmore\n`);
+    expect([...byImage]).toEqual([
+      [1, `${header}\n5\t1\tone`],
+      [2, `${header}\n5\t2\ttwo\n5\t2\tmore`],
+    ]);
+  });
+});
 
 describe('pgmHasInk', () => {
   it('sees a blank page (white, or near-white noise) as blank and one dark pixel as ink', () => {
@@ -140,20 +157,35 @@ function script(dir: string, name: string, body: string): void {
 
 /**
  * Stand-ins for the OCR programs (shell scripts, so the specs run without tesseract installed): `pdftoppm` writes a
- * 2×1 grey PGM with one black pixel where it is told; `tesseract` reads one word, `p<page>omp<OMP_THREAD_LIMIT>`, on
- * the image of page N (`page-N.pgm`) after 0.3 s, logging how many calls run at that moment, and fails on page 3.
+ * 2×1 grey PGM with one black pixel for every page of its `-f`…`-l` range (`<prefix>-<page>.pgm`, or `<prefix>.pgm` with
+ * `-singlefile`); `tesseract` reads one word, `p<page>omp<OMP_THREAD_LIMIT>`, from the image of page N (a file name
+ * ending in `-N.pgm`), or from each image of a list file (`*.txt`), after 0.3 s, logging how many calls run at that
+ * moment (`overlap.log`) and each call's input (`inputs.log`); it fails on page 3.
  */
 function writeStandIns(bin: string): void {
-  script(bin, 'pdftoppm', `for last in "$@"; do :; done\nprintf 'P5\\n2 1\\n255\\n\\000\\377' > "$last.pgm"`);
+  script(
+    bin,
+    'pdftoppm',
+    [
+      'f=1; l=1; single=0',
+      'while [ $# -gt 2 ]; do case "$1" in -f) f=$2; shift;; -l) l=$2; shift;; -singlefile) single=1;; esac; shift; done',
+      `if [ $single = 1 ]; then printf 'P5\\n2 1\\n255\\n\\000\\377' > "$2.pgm"; exit 0; fi`,
+      `n=$f; while [ $n -le $l ]; do printf 'P5\\n2 1\\n255\\n\\000\\377' > "$2-$n.pgm"; n=$((n+1)); done`,
+    ].join('\n'),
+  );
   script(
     bin,
     'tesseract',
     [
-      `n=$(basename "$1" .pgm | sed 's/^page-//')`,
-      `touch '${bin}/running-'$n; ls '${bin}' | grep -c '^running-' >> '${bin}/overlap.log'; sleep 0.3; rm -f '${bin}/running-'$n`,
-      `if [ "$n" = 3 ]; then echo 'bad image' >&2; exit 1; fi`,
+      `echo "$1" >> '${bin}/inputs.log'`,
+      `touch '${bin}/running-'$$; ls '${bin}' | grep -c '^running-' >> '${bin}/overlap.log'; sleep 0.3; rm -f '${bin}/running-'$$`,
       `printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'`,
-      `printf '5\\t1\\t1\\t1\\t1\\t1\\t200\\t300\\t400\\t40\\t96\\tp%somp%s\\n' "$n" "$OMP_THREAD_LIMIT"`,
+      'read_image() {',
+      `  n=$(basename "$1" .pgm | sed 's/.*-//')`,
+      `  if [ "$n" = 3 ]; then echo 'bad image' >&2; exit 1; fi`,
+      `  printf '5\\t%s\\t1\\t1\\t1\\t1\\t200\\t300\\t400\\t40\\t96\\tp%somp%s\\n' "$2" "$n" "$OMP_THREAD_LIMIT"`,
+      '}',
+      'case "$1" in *.txt) k=0; while read -r image; do k=$((k+1)); read_image "$image" $k; done < "$1";; *) read_image "$1" 1;; esac',
     ].join('\n'),
   );
 }
@@ -184,6 +216,19 @@ shell('ocrPages with stand-in programs', () => {
     } finally {
       if (omp !== undefined) process.env['OMP_THREAD_LIMIT'] = omp;
     }
+  });
+
+  it('reads consecutive pages in batches: one pdftoppm and one tesseract run per batch, every page in its place', async () => {
+    const bytes = writeSimplePdf(Array.from({ length: 12 }, () => ({ runs: [], shapes: blockLetters('TILE', 100, 200) })));
+    // Pages 4–12 without page 3 (the stand-in fails on it) and 1–2: batches [1,2] and two of the run 4–12, two lanes.
+    const pages = [0, 1, ...Array.from({ length: 9 }, (_, i) => i + 3)];
+    const result = await ocrPages(bytes, pages, { filename: 'deck.pdf', concurrency: 2, tesseract: join(bin, 'tesseract'), pdftoppm: join(bin, 'pdftoppm') });
+    expect(result.failed).toEqual(new Map());
+    expect([...result.blocks.keys()]).toEqual(pages);
+    expect([...result.blocks.values()].map((blocks) => blocks.flatMap((b) => b.lines.map((l) => l.text))[0])).toEqual(pages.map((p) => `p${p + 1}omp1`));
+    const inputs = readFileSync(join(bin, 'inputs.log'), 'utf8').trim().split('\n');
+    expect(inputs).toHaveLength(3);
+    expect(inputs.every((input) => input.endsWith('.txt'))).toBe(true);
   });
 
   it('stops with CANCELLED when the signal is aborted, after the pages under way', async () => {

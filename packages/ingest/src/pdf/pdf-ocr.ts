@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BBox } from '@doctree/schema';
@@ -137,9 +137,59 @@ export function pgmHasInk(image: Uint8Array, threshold = INK_THRESHOLD): boolean
 }
 
 /**
+ * Most pages one `pdftoppm` run renders and one `tesseract` run reads. Each program starts once per batch instead of
+ * once per page: tesseract loads its model every time it starts (about a third of its time on a slide), and starting a
+ * child process from a worker with a large heap costs tens of milliseconds of that thread's time.
+ */
+export const OCR_BATCH_PAGES = 8;
+
+/**
+ * The batches {@link ocrPages} reads: runs of consecutive pages (0-based), in the order given, each at most `size`
+ * pages long (`pdftoppm` renders a range of pages in one run).
+ */
+export function ocrBatches(pages: readonly number[], size: number): number[][] {
+  const batches: number[][] = [];
+  let current: number[] = [];
+  for (const page of pages) {
+    const last = current[current.length - 1];
+    if (current.length > 0 && (last === undefined || page !== last + 1 || current.length >= size)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(page);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * Splits Tesseract's TSV of several images (a list file given as input) into one TSV per image, keyed by its 1-based
+ * position in the list (the `page_num` column); each keeps the header line.
+ */
+export function tesseractTsvByImage(tsv: string): Map<number, string> {
+  const lines = tsv.split(/\r?\n/);
+  const header = lines[0] ?? '';
+  const byImage = new Map<number, string[]>();
+  for (const line of lines.slice(1)) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const end = line.indexOf('\t', tab + 1);
+    const image = Number(line.slice(tab + 1, end < 0 ? undefined : end));
+    if (!Number.isInteger(image) || image < 1) continue;
+    const rows = byImage.get(image) ?? [];
+    rows.push(line);
+    byImage.set(image, rows);
+  }
+  return new Map([...byImage].map(([image, rows]) => [image, [header, ...rows].join('\n')]));
+}
+
+/**
  * OCRs the given pages (0-based) of a PDF: each page is rendered to a grey PGM with `pdftoppm` and, unless it is blank
- * ({@link pgmHasInk}), read with `tesseract … tsv` (see {@link blocksFromTesseractTsv}); up to `concurrency` pages at a
- * time, results in page order; each page's render is deleted as soon as it is read, so renders never pile up. The PDF is
+ * ({@link pgmHasInk}), read with `tesseract … tsv` (see {@link blocksFromTesseractTsv}). Pages go in batches of consecutive pages (at most
+ * {@link OCR_BATCH_PAGES}, fewer when that keeps all `concurrency` lanes busy): one `pdftoppm` and one `tesseract` run
+ * per batch, up to `concurrency` batches at a time; a batch that fails is read again page by page, so that only the page
+ * at fault is reported. Results in page order; a batch's renders are deleted as soon as it is read, so renders never
+ * pile up. Cancelling waits for the batches under way. The PDF is
  * written to a private temporary folder `doctree-ocr-<pid>-…`, removed afterwards, on exit and on SIGINT/SIGTERM/SIGHUP;
  * folders of dead processes are removed first ({@link removeStaleTempFiles}). A page that fails
  * is reported in `failed`; call only when {@link missingOcrPrograms} is empty.
@@ -173,15 +223,58 @@ export async function ocrPages(bytes: Uint8Array, pages: readonly number[], opti
         await rm(`${image}.pgm`, { force: true });
       }
     };
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < pages.length) {
-        throwIfCancelled(opts.signal, opts.filename);
-        await ocrOne(pages[next++]!);
+    /** One batch: rendered by one pdftoppm run, its pages with ink read by one tesseract run (a list file of images). */
+    const ocrBatch = async (batch: readonly number[]): Promise<void> => {
+      if (batch.length === 1) return ocrOne(batch[0]!);
+      const first = batch[0]! + 1;
+      const prefix = `batch-${first}`;
+      const files: string[] = [];
+      try {
+        await run(opts.pdftoppm, ['-f', String(first), '-l', String(first + batch.length - 1), '-r', String(opts.dpi), '-gray', pdf, join(dir, prefix)], opts.timeoutMs * batch.length);
+        // pdftoppm names the renders `<prefix>-<page>.pgm`, the page number zero-padded to the width of the document's last.
+        const rendered = new Map<number, string>();
+        for (const name of await readdir(dir)) {
+          const match = /^batch-(\d+)-(\d+)\.pgm$/.exec(name);
+          if (match === null || Number(match[1]) !== first) continue;
+          files.push(join(dir, name));
+          rendered.set(Number(match[2]) - 1, join(dir, name));
+        }
+        const inked: Array<{ pageIdx: number; image: string }> = [];
+        for (const pageIdx of batch) {
+          const image = rendered.get(pageIdx);
+          if (image === undefined) throw new Error(`pdftoppm did not render page ${pageIdx + 1}`);
+          if (pgmHasInk(await readFile(image))) inked.push({ pageIdx, image });
+        }
+        if (inked.length === 0) return;
+        let input = inked[0]!.image;
+        if (inked.length > 1) {
+          input = join(dir, `${prefix}.txt`);
+          files.push(input);
+          await writeFile(input, inked.map(({ image }) => image).join('\n') + '\n');
+        }
+        const tsv = await run(opts.tesseract, [input, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs * inked.length, tesseractEnv);
+        const byImage = tesseractTsvByImage(tsv);
+        inked.forEach(({ pageIdx }, i) => outcomes.set(pageIdx, blocksFromTesseractTsv(byImage.get(i + 1) ?? '', pageIdx, 72 / opts.dpi)));
+      } catch {
+        for (const pageIdx of batch) {
+          outcomes.delete(pageIdx);
+          throwIfCancelled(opts.signal, opts.filename);
+          await ocrOne(pageIdx);
+        }
+      } finally {
+        await Promise.all(files.map((file) => rm(file, { force: true })));
       }
     };
-    // Every lane finishes its page before the folder goes; the first error (a cancel) is thrown then.
     const count = Math.max(1, Math.min(Math.floor(opts.concurrency) || 1, pages.length));
+    const batches = ocrBatches(pages, Math.min(OCR_BATCH_PAGES, Math.ceil(pages.length / count)));
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < batches.length) {
+        throwIfCancelled(opts.signal, opts.filename);
+        await ocrBatch(batches[next++]!);
+      }
+    };
+    // Every lane finishes its batch before the folder goes; the first error (a cancel) is thrown then.
     const lanes = await Promise.allSettled(Array.from({ length: count }, lane));
     const stopped = lanes.find((settled): settled is PromiseRejectedResult => settled.status === 'rejected');
     if (stopped) throw stopped.reason;
