@@ -119,8 +119,9 @@ const NUMBER = 6;
 const WORD = 7;
 const SYMBOL = 8;
 
-/** Text of only ASCII characters: NFKD folding and mark removal leave it as it is. */
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** A character outside ASCII; text without one is left as it is by NFKD folding and mark removal. */
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at U+0000
+const NOT_ASCII = /[^\u0000-\u007f]/;
 
 /** Lower-cases, folds compatibility forms (NFKD: ligatures, full-width digits), strips accents, unifies hyphens and quotes. */
 function normalize(text: string): string {
@@ -134,7 +135,7 @@ function normalize(text: string): string {
 
 function rawTokens(text: string): RawToken[] {
   const out: RawToken[] = [];
-  const ascii = ASCII_ONLY.test(text);
+  const ascii = !NOT_ASCII.test(text);
   const normalized = ascii ? text.toLowerCase().replace(/`/g, "'") : normalize(text);
   for (const match of normalized.matchAll(ascii ? ASCII_TOKEN_PATTERN : TOKEN_PATTERN)) {
     if (match[WORD] !== undefined) out.push({ text: match[WORD], kind: 'word' });
