@@ -6,7 +6,10 @@
 // The documents are read where they are (a subset is a folder of links in a temporary folder; nothing is copied).
 //
 //   node tools/bench/collection/bench-collection.mjs [--data ../shared/data/eval/wide] [--limit N] [--jobs N|auto]
-//        [--embedder hashing|sif|openai] [--keep DIR] [--cpu-prof DIR] [--json]
+//        [--embedder hashing|sif|openai] [--keep DIR] [--cpu-prof DIR] [--text-layer-only] [--json]
+// --text-layer-only builds only the files in which pdftotext finds text on at least half the pages: image-only files (scans, slide decks exported as pictures) are read by OCR in DocTree, while pdftotext reads
+// nothing from them, so their build time has no counterpart in the reference. Without it, every file is built and the
+// image-only ones are counted apart in the output.
 // --cpu-prof DIR writes V8 CPU profiles of the build (the CLI's main thread and each build worker thread) into DIR
 // (open them in Chrome DevTools › Performance, or sum self time per package) to see where the build's time goes.
 // Needs built dist (`npx nx run-many -t build -p cli`), poppler-utils (pdftotext) and /usr/bin/time for peak RSS.
@@ -30,6 +33,7 @@ const embedder = option('--embedder', undefined);
 const keep = option('--keep', undefined);
 const json = args.includes('--json');
 const cpuProf = option('--cpu-prof', undefined);
+const textLayerOnly = args.includes('--text-layer-only');
 const cli = join(root, 'apps', 'cli', 'bin', 'doctree.js');
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -47,28 +51,46 @@ if (!existsSync(join(root, 'packages', 'pipeline', 'dist', 'collection', 'build-
   process.exit(2);
 }
 
-const pdfs = readdirSync(pdfDir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort().slice(0, limit);
+const allPdfs = readdirSync(pdfDir).filter((n) => n.toLowerCase().endsWith('.pdf')).sort().slice(0, limit);
 const work = mkdtempSync(join(tmpdir(), 'doctree-bench-collection-'));
 const input = join(work, 'input');
 mkdirSync(input);
-for (const name of pdfs) symlinkSync(join(pdfDir, name), join(input, name));
 const collectionDir = keep ? resolve(keep) : join(work, 'collection');
-const bytes = pdfs.reduce((n, name) => n + statSync(join(pdfDir, name)).size, 0);
-log(`bench-collection: ${pdfs.length} PDF(s), ${(bytes / 1e6).toFixed(1)} MB from ${pdfDir}; ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(2)}`);
+log(`bench-collection: ${allPdfs.length} PDF(s) from ${pdfDir}; ${availableParallelism()} core(s), load ${loadavg()[0].toFixed(2)}`);
 
-// pdftotext -layout, one file after the other (CPU time from /usr/bin/time when present).
-let t = performance.now();
-let pdftotextCpuS = 0;
-for (const [i, name] of pdfs.entries()) {
+// pdftotext -layout, one file after the other (CPU time from /usr/bin/time when present); what it read tells the files
+// with a text layer from the image-only ones.
+const pdftotext = new Map();
+for (const [i, name] of allPdfs.entries()) {
+  const t = performance.now();
   const run = gnuTime
     ? spawnSync(gnuTime, ['-f', 'CPUS=%U %S', 'pdftotext', '-layout', join(pdfDir, name), join(work, 'out.txt')], { encoding: 'utf8' })
     : spawnSync('pdftotext', ['-layout', join(pdfDir, name), join(work, 'out.txt')]);
+  const ms = performance.now() - t;
   const cpu = /CPUS=([\d.]+) ([\d.]+)/.exec(run.stderr ?? '');
-  if (cpu) pdftotextCpuS += Number(cpu[1]) + Number(cpu[2]);
-  if ((i + 1) % 10 === 0 || i + 1 === pdfs.length) log(`  pdftotext ${i + 1}/${pdfs.length}`);
+  let text = '';
+  try {
+    text = readFileSync(join(work, 'out.txt'), 'utf8');
+  } catch {
+    text = '';
+  }
+  // pdftotext ends every page with a form feed; a page where it reads no character is one DocTree OCRs.
+  const pageTexts = text.split('\f').slice(0, -1);
+  const pages = Math.max(1, pageTexts.length);
+  const textless = pageTexts.filter((page) => page.trim() === '').length;
+  pdftotext.set(name, { ms, cpuS: cpu ? Number(cpu[1]) + Number(cpu[2]) : 0, pages, textless, textLayer: textless * 2 < pages });
+  if ((i + 1) % 10 === 0 || i + 1 === allPdfs.length) log(`  pdftotext ${i + 1}/${allPdfs.length}`);
 }
-const pdftotextMs = performance.now() - t;
-log(`  pdftotext -layout: ${(pdftotextMs / 1000).toFixed(1)} s`);
+const imageOnly = allPdfs.filter((name) => !pdftotext.get(name).textLayer);
+const pdfs = textLayerOnly ? allPdfs.filter((name) => pdftotext.get(name).textLayer) : allPdfs;
+for (const name of pdfs) symlinkSync(join(pdfDir, name), join(input, name));
+const bytes = pdfs.reduce((n, name) => n + statSync(join(pdfDir, name)).size, 0);
+const pdftotextMs = pdfs.reduce((n, name) => n + pdftotext.get(name).ms, 0);
+const pdftotextCpuS = pdfs.reduce((n, name) => n + pdftotext.get(name).cpuS, 0);
+const imagePages = imageOnly.reduce((n, name) => n + pdftotext.get(name).pages, 0);
+const textlessPages = pdfs.reduce((n, name) => n + pdftotext.get(name).textless, 0);
+log(`  pdftotext -layout: ${(pdftotextMs / 1000).toFixed(1)} s; ${imageOnly.length} image-only file(s) (${imagePages} pages) ${textLayerOnly ? 'left out (--text-layer-only)' : 'built with OCR'}`);
+log(`  building ${pdfs.length} PDF(s), ${(bytes / 1e6).toFixed(1)} MB`);
 
 /** Runs the CLI under /usr/bin/time; resolves with wall ms, peak RSS (KB) and stdout. */
 function runCli(cliArgs, onTick, profile = false) {
@@ -120,6 +142,10 @@ const pages = manifest.documents.reduce((n, d) => n + d.pages, 0);
 const result = {
   documents: pdfs.length,
   pages,
+  image_only_files: imageOnly.length,
+  image_only_pages: imagePages,
+  image_only_built: !textLayerOnly,
+  textless_pages_built: textlessPages,
   cores: availableParallelism(),
   workers: report.workers,
   pdftotext_ms: Math.round(pdftotextMs),
@@ -139,7 +165,14 @@ const result = {
 };
 if (json) console.log(JSON.stringify(result, null, 2));
 else {
-  console.log(`documents ${result.documents} (${pages} pages), ${result.cores} core(s), ${result.workers} worker(s)`);
+  console.log(`documents ${result.documents} (${pages} pages, ${textlessPages} without text for pdftotext: OCR), ${result.cores} core(s), ${result.workers} worker(s)`);
+  if (imageOnly.length > 0) {
+    console.log(
+      textLayerOnly
+        ? `image-only files       ${imageOnly.length} (${imagePages} pages) left out: pdftotext reads nothing from them`
+        : `image-only files       ${imageOnly.length} (${imagePages} pages) built with OCR, which pdftotext does not do (--text-layer-only leaves them out)`,
+    );
+  }
   console.log(`pdftotext -layout      ${(result.pdftotext_ms / 1000).toFixed(1)} s`);
   console.log(`collection ingest      ${(result.collection_ms / 1000).toFixed(1)} s  = ${result.ratio}x pdftotext (goal <= 4x)${result.peak_rss_mb !== null ? `, peak RSS ${result.peak_rss_mb} MB (goal < 1536)` : ''}`);
   if (result.cpu_ratio !== null) console.log(`CPU time               pdftotext ${result.pdftotext_cpu_s} s, collection ${result.collection_cpu_s} s (all threads) = ${result.cpu_ratio}x; load average ${result.load_average} on ${result.cores} core(s)`);
