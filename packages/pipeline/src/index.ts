@@ -51,6 +51,8 @@ export { answerAcrossDocuments, collectionCitations, crossDocumentPlan, crossOpe
 export type { AskPart, CollectionCitation, CrossDocumentAnswer, CrossDocumentCandidate, CrossDocumentOperation, CrossDocumentOutcome, CrossDocumentPart, CrossDocumentPartAnswer, CrossDocumentPlan, PlanCrossDocumentOptions } from './collection/index.js';
 export { acquireFileLock, bm25Scores, buildCollectionDocument, Collection, COLLECTION_FILES, describeDocument, extractMetadata, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore, matchesFilters, MAX_SELECTION_NODES, metadataFromFilename, namedMetadata, nodeDocScores, PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, planChanges, rankDocuments, SCAN_INPUT_DIR_DEFAULTS, scanInputDir, SELECTION_NODE_HITS, SELECTION_RRF_K, toPageIndex } from './collection/index.js';
 export { documentYears, METADATA_EXTRACTOR_VERSION, OPEN_DOCUMENT_CACHE_DEFAULTS, OpenDocumentCache, periodFit, periodFromText, periodLabel } from './collection/index.js';
+export { metadataIsStale, refreshDocumentMetadata } from './collection/metadata-refresh.js';
+export type { EmbedderSource } from './collection/metadata-refresh.js';
 export type { FilenameMetadata, OpenDocumentCacheOptions, OpenedEntry, QuestionPeriods } from './collection/index.js';
 export type {
   CollectionAnswer,

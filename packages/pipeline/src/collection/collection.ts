@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { analyzeQuestion, createChatClient } from '@doctree/agents';
 import { DOC_FILES } from '@doctree/ingest';
-import { INDEX_DIR, INDEX_FILES } from '@doctree/index';
+import { INDEX_DIR } from '@doctree/index';
 import {
   COLLECTION_METADATA_FIELDS,
   CollectionMetadataSchema,
@@ -19,7 +19,6 @@ import {
   type CollectionStatusReport,
   type CollectionStore,
   type CollectionSyncReport,
-  type DocSummary,
   type DocTree,
   type DocTreeConfig,
   type DocumentSelectionData,
@@ -27,13 +26,13 @@ import {
 } from '@doctree/schema';
 import { openAgent, type AskedQuestion, type OpenedAgent } from '../ask-question.js';
 import { createIndexComponents, type IndexComponents } from '../index-components.js';
-import { documentProfile, firstSentences, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
+import type { CollectionBuildJob, CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
 import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
-import { describeDocument, extractMetadata, METADATA_EXTRACTOR_VERSION } from './document-metadata.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { answerAcrossDocuments, crossDocumentPlan, primaryDocument, type CrossDocumentAnswer } from './cross-document.js';
 import { FileCollectionStore } from './file-collection-store.js';
+import { readDocumentSummary, refreshDocumentMetadata, writeDocumentMetadata } from './metadata-refresh.js';
 import { OpenDocumentCache, type OpenDocumentCacheOptions } from './open-document-cache.js';
 import { applyLlmChoice, llmSelectorFor, type LlmDocumentSelector } from './llm-selection.js';
 import { toPageIndex } from './pageindex.js';
@@ -359,7 +358,7 @@ export class Collection {
         if (!(next['edited'] as string[]).includes(field)) (next['edited'] as string[]).push(field);
       }
       const metadata: CollectionMetadata = parseWith(CollectionMetadataSchema, next, { what: 'metadata' });
-      return await this.updateDescription(docId, metadata, (summary) => summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
+      return await writeDocumentMetadata(this.store, docId, metadata, async () => (await this.indexComponents()).embedder, (summary) => summary?.description.split(/(?<=[.!?])\s/)[0] ?? '');
     } finally {
       await lock.release();
     }
@@ -367,43 +366,18 @@ export class Collection {
 
   /**
    * Extracts again, from their stored text, the metadata of the given documents that an older extraction read
-   * ({@link METADATA_EXTRACTOR_VERSION}); their descriptions and profiles follow. Hand-edited fields are kept. Nothing
-   * is rebuilt. Returns the ids refreshed. Called under the writer lock.
+   * (`METADATA_EXTRACTOR_VERSION`); their descriptions and profiles follow (`refreshDocumentMetadata`). Hand-edited
+   * fields are kept. Nothing is rebuilt. Returns the ids refreshed. Called under the writer lock.
    */
   private async refreshMetadata(docIds: readonly string[]): Promise<string[]> {
     const manifest = await this.requireManifest();
     const ids = new Set(docIds);
-    const stale = manifest.documents.filter((d) => ids.has(d.doc_id) && (d.metadata.extractor ?? 1) < METADATA_EXTRACTOR_VERSION);
     const out: string[] = [];
-    for (const row of stale) {
-      let tree: DocTree;
-      try {
-        tree = JSON.parse(await readFile(join(await this.store.documentDir(row.doc_id), DOC_FILES.tree), 'utf8')) as DocTree;
-      } catch {
-        continue; // a document whose tree cannot be read keeps its metadata (a rebuild reads it again)
-      }
-      const metadata = extractMetadata({ filename: basename(row.path), text: tree.text, ...(tree.doc.title ? { title: tree.doc.title } : {}) }, row.metadata);
-      await this.updateDescription(row.doc_id, metadata, (summary) => firstSentences(summary?.description ?? ''));
-      out.push(row.doc_id);
+    const embedder = async () => (await this.indexComponents()).embedder;
+    for (const row of manifest.documents.filter((d) => ids.has(d.doc_id))) {
+      if (await refreshDocumentMetadata(this.store, row, embedder)) out.push(row.doc_id);
     }
     return out;
-  }
-
-  /** Writes a document's metadata with the description and profile they give (the profile embedded again). */
-  private async updateDescription(docId: string, metadata: CollectionMetadata, lead: (summary: DocSummary | undefined) => string): Promise<CollectionDocument> {
-    const description = describeDocument(metadata, lead(await this.readSummary(docId)));
-    const data = await this.store.selectionData(docId);
-    const profile = documentProfile(metadata, description, data.nodes.filter((n) => n.level === 1).map((n) => n.title));
-    const [vector] = await (await this.indexComponents()).embedder.embedDocuments([profile]);
-    return this.store.updateMetadata(docId, { metadata, description, profile: { text: profile, vector: vector! } });
-  }
-
-  private async readSummary(docId: string): Promise<DocSummary | undefined> {
-    try {
-      return JSON.parse(await readFile(join(await this.store.documentDir(docId), INDEX_DIR, INDEX_FILES.summary), 'utf8')) as DocSummary;
-    } catch {
-      return undefined;
-    }
   }
 
   /**
@@ -512,7 +486,7 @@ export class Collection {
     if (!row) throw new DocTreeError('INPUT_NOT_FOUND', `no document ${JSON.stringify(docId)} in this collection`, { file: this.dir });
     const dir = await this.store.documentDir(docId);
     const tree = JSON.parse(await readFile(join(dir, DOC_FILES.tree), 'utf8')) as DocTree;
-    const summary = await this.readSummary(docId);
+    const summary = await readDocumentSummary(this.store, docId);
     return toPageIndex(tree, { docName: basename(row.path), description: row.description, ...(summary ? { summary } : {}) });
   }
 
