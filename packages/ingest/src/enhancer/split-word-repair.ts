@@ -63,7 +63,11 @@ export class WordCounts {
   }
 }
 
-const normalise = (word: string): string => word.toLowerCase().replace(/’/g, "'");
+/** Lower case with the typographic apostrophe read as `'` (most words have none: the replace is skipped). */
+const normalise = (word: string): string => {
+  const lower = word.toLowerCase();
+  return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
+};
 
 /** Letter case of a piece: upper, lower or mixed (`Busines`). */
 const caseOf = (piece: string): 'upper' | 'lower' | 'mixed' => (piece === piece.toUpperCase() ? 'upper' : piece === piece.toLowerCase() ? 'lower' : 'mixed');
@@ -99,19 +103,22 @@ export function repairSplitWords(text: string, counts: WordCounts, options: Spli
   let out = '';
   if (drop.size === 0) out = text;
   else for (let i = 0; i < text.length; i++) if (!drop.has(i)) out += text[i];
-  // A possessive split after its apostrophe: `Registrant’ s Common Equity`.
+  // A possessive split after its apostrophe: `Registrant’ s Common Equity` (only a text with an apostrophe can hold one).
+  if (!out.includes('’') && !out.includes("'")) return out;
   return out.replace(/(\p{L})([’'])\s(s)(?=[\s,.;:)]|$)/gu, '$1$2$3');
 }
 
 function joins(left: string, right: string, text: string, index: number, counts: WordCounts, opts: Required<SplitWordRepairOptions>): boolean {
   if (/['’]/.test(left) || /['’]/.test(right)) return false;
-  // Roman numerals join only as a division number (`PART II I`), never by counts (`Schedule II I`).
-  if (ROMAN.test(left) && ROMAN.test(right)) return ROMAN.test(left + right) && followsDivisionWord(text, index);
   const leftCase = caseOf(left);
   const rightCase = caseOf(right);
-  // The case must run on: `Busines s`, `OVERVI EW`, `Informatio n`; never `word Word`.
+  // The case must run on: `Busines s`, `OVERVI EW`, `Informatio n`; never `word Word`. Checked before the roman
+  // numerals below, which it never rejects (roman pieces are upper case both), since it turns most pairs away.
   const continues = leftCase === 'upper' ? rightCase === 'upper' : rightCase === 'lower';
-  if (!continues || COMMON_WORDS.has(left.toLowerCase())) return false;
+  if (!continues) return false;
+  // Roman numerals join only as a division number (`PART II I`), never by counts (`Schedule II I`).
+  if (ROMAN.test(left) && ROMAN.test(right)) return ROMAN.test(left + right) && followsDivisionWord(text, index);
+  if (COMMON_WORDS.has(left.toLowerCase())) return false;
   if (counts.count(left + right) < opts.minJoinedCount) return false;
   const fragment = (piece: string): boolean => piece.length >= 2 && !COMMON_WORDS.has(piece.toLowerCase()) && counts.count(piece) <= opts.maxFragmentCount;
   // A lone letter after a word (`Flow s`, `Director s`); `a` only after a fragment (`Dat a`).

@@ -3,7 +3,7 @@ import { parseCaptionLabel } from '../builder/labels.js';
 import type { PdfGraphics } from './pdf-graphics.js';
 import { FURNITURE_BAND } from './pdf-layout.js';
 import type { PdfLine } from './pdf-lines.js';
-import { groupRows } from './pdf-table-grid.js';
+import { groupRows, wordCount } from './pdf-table-grid.js';
 import { boxesOverlap, ruleBox } from './pdf-geometry.js';
 import type { PdfFigureRegion } from './pdf-region-types.js';
 
@@ -46,7 +46,6 @@ const MAX_TEXT_COVER_CAPTIONED = 0.6;
 const PROSE_WORDS = 10;
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
-const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
 interface Element {
   bbox: BBox;
@@ -91,6 +90,10 @@ function clusterElements(elements: readonly Element[], pageSize: { width: number
     }
     return i;
   };
+  // `joined[j] === i` once element j's cluster was merged with element i's: the many cells where a large element
+  // (a frame, a background) meets the same neighbour need no further look-ups. Clusters only ever grow, so a pair
+  // once joined stays joined, and the merges made (and so the clusters) are those of merging at every cell.
+  const joined = new Int32Array(elements.length).fill(-1);
   let marked = 0;
   elements.forEach((element, i) => {
     const half = CLUSTER_GAP / 2;
@@ -103,7 +106,8 @@ function clusterElements(elements: readonly Element[], pageSize: { width: number
         const cell = r * cols + c;
         const other = owner[cell]!;
         if (other < 0) owner[cell] = i;
-        else {
+        else if (joined[other] !== i) {
+          joined[other] = i;
           const a = find(other);
           const b = find(i);
           if (a !== b) parent[b] = a;

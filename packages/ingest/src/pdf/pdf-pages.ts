@@ -11,6 +11,7 @@ import { isRegionLine } from './pdf-region-line.js';
 import { ingestPdfjs } from './pdf-runtime.js';
 import type { PdfRegion } from './pdf-region-line.js';
 import { findRegions, wantsGraphics } from './pdf-regions.js';
+import { BorderlessTableMemo } from './pdf-tables.js';
 import type { PageRegions } from './pdf-regions.js';
 
 /**
@@ -148,12 +149,14 @@ export async function readPdfPage(doc: OpenPdf, pageIdx: number, fonts: PdfFontC
       // Regions from the text alone are needed to decide on graphics and when graphics are not read; a page whose
       // operator list is already here (new fonts) or that reads graphics anyway skips them.
       let found: PageRegions | undefined;
-      const textOnly = (): PageRegions => (found ??= findRegions(lines, undefined, frameSize));
+      // Both reads see the same lines: the second takes the borderless tables of the first.
+      const memo = new BorderlessTableMemo();
+      const textOnly = (): PageRegions => (found ??= findRegions(lines, undefined, frameSize, { memo }));
       const codes = await pdfOps();
       if (codes && (ops || options.allGraphics || wantsGraphics(lines, frameSize, textOnly()))) {
         ops ??= await operatorList(page);
         if (ops) {
-          found = findRegions(lines, readPdfGraphics(ops, codes, transform, frameSize), frameSize);
+          found = findRegions(lines, readPdfGraphics(ops, codes, transform, frameSize), frameSize, { memo });
           graphicsRead = true;
         }
       }

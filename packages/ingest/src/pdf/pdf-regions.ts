@@ -9,7 +9,7 @@ import { regionLine } from './pdf-region-line.js';
 import type { PdfRegion } from './pdf-region-line.js';
 import { groupRows } from './pdf-table-grid.js';
 import { boxesOverlap } from './pdf-geometry.js';
-import { findTables, peelTitleRows, tableFromLines } from './pdf-tables.js';
+import { type BorderlessTableMemo, findTables, peelTitleRows, tableFromLines } from './pdf-tables.js';
 
 /**
  * Tables and figures of one page, put together: which pages need their graphics read (the
@@ -56,16 +56,27 @@ function partitions(lines: readonly PdfLine[]): PdfLine[][] {
   return [left, right];
 }
 
+/** Options of {@link findRegions}. */
+export interface FindRegionsOptions {
+  /** Borderless tables already found on this page by an earlier read of the same lines; none by default. */
+  memo?: BorderlessTableMemo;
+}
+
 /**
  * Finds the tables and (with graphics) the figures of a page. Without graphics only borderless
  * tables can be found. Returns the regions and the page's lines with covered lines replaced by one
  * placeholder line per region.
  */
-export function findRegions(lines: readonly PdfLine[], graphics: PdfGraphics | undefined, pageSize: { width: number; height: number }): PageRegions {
+export function findRegions(
+  lines: readonly PdfLine[],
+  graphics: PdfGraphics | undefined,
+  pageSize: { width: number; height: number },
+  options: FindRegionsOptions = {},
+): PageRegions {
   // Tables may run into the footer band of a dense page; figures keep out of the bands.
   const horizontal = lines.filter((l) => !l.vertical);
   const candidates = candidateLines(lines, pageSize.height);
-  const tables = findTables(horizontal, graphics?.rules ?? [], { partitions: partitions(horizontal) });
+  const tables = findTables(horizontal, graphics?.rules ?? [], { partitions: partitions(horizontal), ...(options.memo ? { memo: options.memo } : {}) });
   if (graphics) {
     // Shaded tables (cell backgrounds) replace text-derived tables that only caught pieces of them.
     for (const region of findShadedRegions(horizontal, graphics, pageSize)) {

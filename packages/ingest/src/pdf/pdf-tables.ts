@@ -101,10 +101,11 @@ export function peelTitleRows(table: PdfTableRegion): PdfTableRegion {
  * label column a gutter test took for a column of its own would come out without its labels: a table
  * found on the whole page replaces the partition tables it holds entirely, when it has more lines.
  */
-function borderlessAcrossPartitions(lines: readonly PdfLine[], partitions: ReadonlyArray<readonly PdfLine[]>): PdfTableRegion[] {
-  const parts = partitions.flatMap((part) => findBorderlessTables(part));
+function borderlessAcrossPartitions(lines: readonly PdfLine[], partitions: ReadonlyArray<readonly PdfLine[]>, memo?: BorderlessTableMemo): PdfTableRegion[] {
+  const find = (group: readonly PdfLine[]): PdfTableRegion[] => (memo ? memo.find(group) : findBorderlessTables(group));
+  const parts = partitions.flatMap((part) => find(part));
   if (partitions.length < 2) return parts;
-  const whole = findBorderlessTables(lines);
+  const whole = find(lines);
   const out = [...parts];
   for (const table of whole) {
     const held = out.filter((t) => boxesOverlap(t.bbox, table.bbox));
@@ -118,10 +119,38 @@ function borderlessAcrossPartitions(lines: readonly PdfLine[], partitions: Reado
   return out;
 }
 
+/** True when two line lists hold the same lines in the same order. */
+function sameLines(a: readonly PdfLine[], b: readonly PdfLine[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Borderless tables found on one page, by the exact list of lines read. A page is read for regions twice when its
+ * graphics are read (from the text alone first, to decide on graphics), and the borderless detector, the costliest
+ * one, sees the same lines both times unless a grid table took some of them: the second read takes the first's
+ * tables. {@link findBorderlessTables} depends on nothing but its lines, and nothing changes a table once found.
+ * One memo per page; a few entries (each column and the whole page).
+ */
+export class BorderlessTableMemo {
+  private readonly entries: Array<{ lines: readonly PdfLine[]; tables: readonly PdfTableRegion[] }> = [];
+
+  /** The borderless tables of `lines` (a new array each call; the tables are shared). */
+  find(lines: readonly PdfLine[]): PdfTableRegion[] {
+    for (const entry of this.entries) if (sameLines(entry.lines, lines)) return [...entry.tables];
+    const tables = findBorderlessTables(lines);
+    this.entries.push({ lines: [...lines], tables });
+    return [...tables];
+  }
+}
+
 /** Options of {@link findTables}. */
 export interface FindTablesOptions {
   /** Line groups read separately by the borderless detector (the columns of a two-column page); all lines by default. */
   partitions?: ReadonlyArray<readonly PdfLine[]>;
+  /** Borderless tables already found on this page (see {@link BorderlessTableMemo}); none by default. */
+  memo?: BorderlessTableMemo;
 }
 
 /**
@@ -142,7 +171,7 @@ export function findTables(lines: readonly PdfLine[], rules: readonly PdfRule[],
     }
   };
   // Amount columns are the surest sign of a table; rule stacks then catch tables of words.
-  add(borderlessAcrossPartitions(free(lines), (options.partitions ?? [lines]).map(free)));
+  add(borderlessAcrossPartitions(free(lines), (options.partitions ?? [lines]).map(free), options.memo));
   const ruleSet = findRuleSetTables(
     merged.filter((r) => !grid.used.has(r) && !tables.some((t) => insideBox(ruleBox(r), t.bbox))),
     free(lines),
