@@ -9,10 +9,28 @@
 //     [--data ../shared/data/eval/dev] [--work /tmp/doctree-bench-index] [--embedder sif|hashing|hashing-d1024] (default sif, the config default)
 //     [--backend auto|faiss|exact] [--limit N] [--fresh-ingest] [--json]
 // Target: load <= 100 ms for a ~150-page document.
+//
+// Build comparison (--compare): buildDocIndex of another build of @doctree/index (a copy of packages/index/dist made
+// before a change, kept where `@doctree/*` still resolves, e.g. next to a node_modules link to the repository's) against
+// the current dist, in this one process, alternating (before, after) per document and repeat after a warm-up round.
+// Prints CPU ms of the build and wall ms per stage (the manifest's timings_ms; the stages run on one thread) as medians
+// over the repeats summed over the documents, and checks that both builds wrote the same bytes (every index file;
+// manifest.json without build_id, created_at and timings_ms). Exit status 1 when they differ.
+//
+//   node tools/bench/index/bench-index.mjs --compare /tmp/before/dist [--docs DIR] [--repeat 5] [--warmup 1]
+//     [--embedder sif] [--backend auto] [--work DIR] [--json]
+// --docs: a folder of ingested documents (`doctree ingest --out DIR`: DIR/<doc_id>/doctree.mm.json); default: the
+// dev PDFs, ingested as above.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { devSet, embedderByName, flag, importDist, ingestCached, median, option, root, workDir } from './bench-common.mjs';
+
+if (option('compare', undefined) !== undefined) {
+  process.exitCode = await compareBuilds(resolve(option('compare', '')));
+  process.exit();
+}
 
 const { pdfDir, pdfs } = devSet();
 const ingest = await importDist('ingest');
@@ -148,4 +166,108 @@ if (asJson) {
   console.log(`peak RSS: ${s.peak_rss_mb_build_process.toFixed(0)} MB for this process (ingest + build of all), ${s.peak_rss_mb_cold_load_max.toFixed(0)} MB max for a fresh process loading one index`);
   const slowest = rows.slice().sort((a, b) => b.loadMsCold - a.loadMsCold)[0];
   if (slowest?.coldSteps) console.log(`slowest cold load (${slowest.name}) by step, ms: ${Object.entries(slowest.coldSteps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+}
+
+/** The folders of ingested documents to compare on: `--docs DIR`, else the dev PDFs ingested into the work folder. */
+async function comparisonDocuments() {
+  const docs = option('docs', undefined);
+  if (docs !== undefined) {
+    return readdirSync(docs)
+      .filter((name) => statSync(join(docs, name, 'doctree.mm.json'), { throwIfNoEntry: false })?.isFile())
+      .sort()
+      .map((name) => join(docs, name));
+  }
+  const { pdfDir, pdfs } = devSet();
+  const ingest = await importDist('ingest');
+  const out = [];
+  for (const name of pdfs) out.push((await ingestCached(ingest, join(pdfDir, name), join(workDir(), 'docs'))).docDir);
+  return out;
+}
+
+/** Names of the files two index folders differ in (manifest.json compared without its run-specific fields). */
+function indexDifferences(dirA, dirB) {
+  const a = readdirSync(dirA).sort();
+  const b = readdirSync(dirB).sort();
+  const differences = a.join() === b.join() ? [] : ['(file list)'];
+  const stable = (file) => {
+    const { build_id: _id, created_at: _at, timings_ms: _ms, ...rest } = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.stringify(rest);
+  };
+  for (const name of a.filter((n) => b.includes(n))) {
+    const same = name === 'manifest.json' ? stable(join(dirA, name)) === stable(join(dirB, name)) : readFileSync(join(dirA, name)).equals(readFileSync(join(dirB, name)));
+    if (!same) differences.push(name);
+  }
+  return differences;
+}
+
+/** The --compare mode (see the header): returns the exit status. */
+async function compareBuilds(beforeDist) {
+  const asJson = flag('json');
+  const log = asJson ? (...a) => console.error(...a) : (...a) => console.log(...a);
+  const repeat = Number(option('repeat', '5'));
+  const warmup = Number(option('warmup', '1'));
+  const backend = option('backend', 'auto');
+  const embedderName = option('embedder', 'sif');
+  const variants = [];
+  for (const [name, module] of [
+    ['before', await import(new URL(`file://${join(beforeDist, 'index.js')}`).href)],
+    ['after', await importDist('index')],
+  ]) {
+    variants.push({ name, module, embedder: await embedderByName(module, embedderName), sparse: module.minisearchSparseBackend() });
+  }
+  const docs = await comparisonDocuments();
+  const scratch = join(workDir(), 'compare');
+  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+  log(`build comparison: ${docs.length} documents, ${repeat} repeats (+${warmup} warm-up), embedder ${variants[1].embedder.id}, load average ${load()}`);
+  const rows = [];
+  let identical = true;
+  for (const docDir of docs) {
+    const doc = docDir.split('/').pop();
+    const runs = { before: [], after: [] };
+    for (let r = 0; r < warmup + repeat; r++) {
+      for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
+        const dir = join(scratch, v.name, doc);
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir, { recursive: true });
+        copyFileSync(join(docDir, 'doctree.mm.json'), join(dir, 'doctree.mm.json'));
+        const cpu = process.cpuUsage();
+        const started = performance.now();
+        const built = await v.module.buildDocIndex(dir, { embedder: v.embedder, sparse: v.sparse, backend, force: true });
+        const used = process.cpuUsage(cpu);
+        if (r >= warmup) runs[v.name].push({ cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - started, stages: built.manifest.timings_ms });
+      }
+    }
+    const differences = indexDifferences(join(scratch, 'before', doc, 'index'), join(scratch, 'after', doc, 'index'));
+    if (differences.length > 0) identical = false;
+    const summarise = (list) => ({
+      cpuMs: median(list.map((x) => x.cpuMs)),
+      wallMs: median(list.map((x) => x.wallMs)),
+      stages: Object.fromEntries(Object.keys(list[0].stages).map((stage) => [stage, median(list.map((x) => x.stages[stage]))])),
+    });
+    const row = { doc, before: summarise(runs.before), after: summarise(runs.after), differences };
+    rows.push(row);
+    log(`  ${doc}: cpu ${row.before.cpuMs.toFixed(0)} -> ${row.after.cpuMs.toFixed(0)} ms${differences.length > 0 ? `, DIFFERENT: ${differences.join(', ')}` : ', same bytes'}`);
+  }
+  const total = (variant, pick) => rows.reduce((sum, row) => sum + pick(row[variant]), 0);
+  const stages = Object.keys(rows[0]?.before.stages ?? {});
+  const summary = {
+    documents: rows.length,
+    repeat,
+    identical,
+    load_average: load(),
+    cpu_ms: { before: total('before', (x) => x.cpuMs), after: total('after', (x) => x.cpuMs) },
+    wall_ms: { before: total('before', (x) => x.wallMs), after: total('after', (x) => x.wallMs) },
+    stages_ms: Object.fromEntries(stages.map((stage) => [stage, { before: total('before', (x) => x.stages[stage] ?? 0), after: total('after', (x) => x.stages[stage] ?? 0) }])),
+  };
+  if (asJson) {
+    console.log(JSON.stringify({ rows, summary }, null, 2));
+  } else {
+    const line = (label, { before, after }) => `${label.padEnd(12)}${before.toFixed(0).padStart(9)}${after.toFixed(0).padStart(9)}${(after / before).toFixed(2).padStart(8)}`;
+    console.log(`\n${'ms (median)'.padEnd(12)}${'before'.padStart(9)}${'after'.padStart(9)}${'ratio'.padStart(8)}`);
+    for (const stage of stages) console.log(line(stage, summary.stages_ms[stage]));
+    console.log(line('build wall', summary.wall_ms));
+    console.log(line('build cpu', summary.cpu_ms));
+    console.log(`load average at the end: ${summary.load_average}; outputs ${identical ? 'byte-identical' : 'DIFFERENT (see above)'}`);
+  }
+  return identical ? 0 : 1;
 }

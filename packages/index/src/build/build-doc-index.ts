@@ -187,7 +187,8 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
   const vectorFiles = new Map<VectorView, string>();
   try {
     await mkdir(temp, { recursive: true });
-    const files: Array<[string, string, number | undefined]> = [
+    // Each file's text is encoded to UTF-8 once: the same bytes are written, measured and hashed.
+    const fileTexts: Array<[string, string, number | undefined]> = [
       [INDEX_FILES.summary, JSON.stringify(summary, null, 2), summary.sections.length],
       [INDEX_FILES.denseCoarse, jsonl(records.denseCoarse), records.denseCoarse.length],
       [INDEX_FILES.denseLeaf, jsonl(records.denseLeaf), records.denseLeaf.length],
@@ -201,6 +202,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       [INDEX_FILES.bm25Leaf, JSON.stringify(bm25Leaf.toJSON()), bm25Leaf.size],
       [INDEX_FILES.bm25Pages, JSON.stringify(bm25Pages.toJSON()), bm25Pages.size],
     ];
+    const files = fileTexts.map(([name, text, count]): [string, Buffer, number | undefined] => [name, Buffer.from(text, 'utf8'), count]);
     await time('write', async () => {
       for (const [name, data] of files) await writeFile(join(temp, name), data);
       for (const view of VECTOR_VIEWS) {
@@ -215,7 +217,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       }
     });
     const artifacts: IndexArtifact[] = [];
-    for (const [name, data, count] of files) artifacts.push({ name, bytes: Buffer.byteLength(data), sha256: sha256(data), ...(count !== undefined ? { records: count } : {}) });
+    for (const [name, data, count] of files) artifacts.push({ name, bytes: data.byteLength, sha256: sha256(data), ...(count !== undefined ? { records: count } : {}) });
     for (const view of VECTOR_VIEWS) {
       const name = vectorFiles.get(view) ?? vectorFileName(view, backendUsed);
       const data = await readFile(join(temp, name));

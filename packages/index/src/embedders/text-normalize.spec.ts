@@ -1,4 +1,9 @@
-import { ENGLISH_STOPWORDS, normalizeNumber, normalizeText, tokenize, wordTokens } from './text-normalize.js';
+import fc from 'fast-check';
+import { ENGLISH_STOPWORDS, PLAIN_SEPARATORS, normalizeNumber, normalizeText, tokenize, wordTokens } from './text-normalize.js';
+
+/** wordTokens without the plain-text path: the definition the word vectors were built with. */
+const referenceWordTokens = (text: string): string[] =>
+  Array.from(normalizeText(text).replace(/’/g, "'").matchAll(/\p{L}+(?:['’-]\p{L}+)*|\p{N}+(?:[.,]\p{N}+)*|[%$]/gu), (m) => m[0]);
 
 describe('text normalisation', () => {
   it('lower-cases, strips accents and folds compatibility forms', () => {
@@ -26,4 +31,22 @@ describe('text normalisation', () => {
     expect(ENGLISH_STOPWORDS.has('the')).toBe(true);
     expect(ENGLISH_STOPWORDS.has('revenue')).toBe(false);
   });
+
+  it('reads plain text (ASCII and a few separators) by lower-casing alone, with the same tokens', () => {
+    // Each plain separator (and ’, read as an apostrophe) is its own NFKD form, no mark, its own lower case, and no letter, number or pattern character.
+    for (const c of [...PLAIN_SEPARATORS, '’']) {
+      expect(c.normalize('NFKD')).toBe(c);
+      expect(c.toLowerCase()).toBe(c);
+      expect(/\p{M}/u.test(c)).toBe(false);
+      expect(/[\p{L}\p{N}'\-.,%$]/u.test(c)).toBe(false);
+    }
+    const pieces = fc.constantFrom('Revenue', 'ÉTÉ', 'ﬁnal', 'e\u0301', 'İ', 'K', 'company’s', "isn't", 'state-of-the-art', '1,482.50', '$', '%', ' ', '\n', ...PLAIN_SEPARATORS, '\u00a0', '…', '™', 'ǅ', '²');
+    fc.assert(
+      fc.property(fc.oneof(fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')), fc.string({ maxLength: 100 })), (text) => {
+        expect(wordTokens(text)).toEqual(referenceWordTokens(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
+

@@ -16,7 +16,7 @@ import {
   type SparseDoc,
 } from '@doctree/schema';
 import { DocView, tableHeader, tableRowLabels } from './doc-view.js';
-import { UNIT_ALIASES, estimateTokens, findUnits, hasNumbers, termFrequencies, topKeywords } from './text-features.js';
+import { UNIT_ALIASES, estimateTokens, findUnits, hasNumbers, keywordsOfFrequencies, termFrequencies } from './text-features.js';
 
 /** Options of {@link buildIndexRecords}. */
 export interface IndexRecordOptions {
@@ -72,7 +72,8 @@ export function buildIndexRecords(tree: DocTree, summary: DocSummary, options: I
   const opts = { ...DEFAULTS, ...options };
   const view = new DocView(tree);
   const gistOf = new Map(summary.sections.map((s) => [s.node_id, s.gist]));
-  const df = documentFrequencies(tree);
+  // Term frequencies of the coarse sections' subtrees are counted once, for the document frequencies and their keywords.
+  const { df, sectionTerms } = documentFrequencies(tree, opts.maxSectionLevel);
   const sectionCount = tree.nodes.filter((n) => n.role === 'section').length || 1;
   const records: IndexRecords = { denseCoarse: [], denseLeaf: [], sparseCoarse: [], sparseLeaf: [], edges: [], idMaps: { label2id: {}, figure: {}, table: {}, equation: {}, section: {} } };
 
@@ -132,7 +133,7 @@ export function buildIndexRecords(tree: DocTree, summary: DocSummary, options: I
     };
     const topParagraph = descendants.find((d) => d.role === 'paragraph' && d.text.length > 80) ?? descendants.find((d) => d.role === 'paragraph');
     const sketch = {
-      keywords_topk: topKeywords(subtree, 8, df, sectionCount),
+      keywords_topk: keywordsOfFrequencies(sectionTerms.get(node) ?? termFrequencies(subtree), 8, df, sectionCount),
       representatives: {
         ...(figures[0] ? { top_image: figures[0].node_id } : {}),
         ...(tables[0] ? { top_table: tables[0].node_id } : {}),
@@ -249,8 +250,8 @@ export function buildIndexRecords(tree: DocTree, summary: DocSummary, options: I
     chunks.forEach((chunk, i) => {
       const id = chunks.length === 1 ? node.node_id : `${node.node_id}#c${i}`;
       const units = findUnits(chunk.text);
-      const words = chunk.text.split(/\s+/);
-      const dense = `${sectionTitle ? `${sectionTitle}: ` : ''}${words.slice(0, opts.leafDenseWords).join(' ')}${words.length > opts.leafDenseWords ? ' …' : ''}`;
+      const lead = leadingWords(chunk.text, opts.leafDenseWords);
+      const dense = `${sectionTitle ? `${sectionTitle}: ` : ''}${lead.words}${lead.more ? ' …' : ''}`;
       const filters: IndexFilters = {
         page_idx: node.page_span[0],
         ...(parentFilters.parent_section ? { parent_section: parentFilters.parent_section } : {}),
@@ -279,6 +280,29 @@ export function buildIndexRecords(tree: DocTree, summary: DocSummary, options: I
       });
     });
   }
+}
+
+/**
+ * The first `count` words of `text` joined by single spaces, and whether it has more: `text.split(/\s+/)`, its first
+ * `count` parts joined by `' '` and `parts.length > count`, without splitting the rest of a long text.
+ */
+export function leadingWords(text: string, count: number): { words: string; more: boolean } {
+  if (!Number.isSafeInteger(count) || count < 0) {
+    const parts = text.split(/\s+/);
+    return { words: parts.slice(0, count).join(' '), more: parts.length > count };
+  }
+  const separator = /\s+/g;
+  let words = '';
+  let start = 0;
+  for (let taken = 0; taken < count; taken++) {
+    const match = separator.exec(text);
+    const end = match === null ? text.length : match.index;
+    words += `${taken > 0 ? ' ' : ''}${text.slice(start, end)}`;
+    if (match === null) return { words, more: false };
+    start = end + match[0].length;
+  }
+  // `count` separators were found, so the split has at least one more part (possibly empty).
+  return { words, more: true };
 }
 
 /** Splits a long leaf at sentence boundaries into chunks of at most `maxTokens` (a single long sentence stays whole). */
@@ -335,12 +359,18 @@ export function buildGraphEdges(tree: DocTree, view: DocView = new DocView(tree)
   return edges;
 }
 
-/** Document frequency of terms over section subtrees (for keyword tf-idf). */
-function documentFrequencies(tree: DocTree): Map<string, number> {
+/**
+ * Document frequency of terms over section subtrees (for keyword tf-idf), and the term frequencies of the subtrees of
+ * sections at levels up to `keepLevel` (their keywords are scored from them: the subtree text is not read twice).
+ */
+function documentFrequencies(tree: DocTree, keepLevel: number): { df: Map<string, number>; sectionTerms: Map<DocTreeNode, Map<string, number>> } {
   const df = new Map<string, number>();
+  const sectionTerms = new Map<DocTreeNode, Map<string, number>>();
   for (const node of tree.nodes) {
     if (node.role !== 'section') continue;
-    for (const term of termFrequencies(tree.text.slice(node.char_span[0], node.char_span[1])).keys()) df.set(term, (df.get(term) ?? 0) + 1);
+    const tf = termFrequencies(tree.text.slice(node.char_span[0], node.char_span[1]));
+    for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+    if (node.level <= keepLevel) sectionTerms.set(node, tf);
   }
-  return df;
+  return { df, sectionTerms };
 }

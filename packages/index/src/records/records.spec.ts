@@ -1,7 +1,8 @@
 import { DenseCoarseRecordSchema, DenseLeafRecordSchema, DocSummarySchema, GraphEdgeSchema, IdMapsSchema, SparseDocSchema } from '@doctree/schema';
 import { sampleTree } from '../__fixtures__/sample-tree.js';
 import { mmrSummary } from './extractive-summarizer.js';
-import { buildIndexRecords, chunkLeaf } from './record-builder.js';
+import fc from 'fast-check';
+import { buildIndexRecords, chunkLeaf, leadingWords } from './record-builder.js';
 import { buildExtractiveSummary } from './summaries.js';
 import { findUnits, findYears, hasNumbers, splitSentences } from './text-features.js';
 
@@ -101,5 +102,23 @@ describe('text features', () => {
   it('chunks at sentence boundaries', () => {
     const text = 'One short sentence. Another short sentence. A third one here.';
     expect(chunkLeaf(text, 11).map((c) => c.text)).toEqual(['One short sentence. Another short sentence.', 'A third one here.']);
+  });
+});
+
+describe('leading words of a leaf (its dense view)', () => {
+  it('are the first words of a whitespace split, and say whether more follow', () => {
+    expect(leadingWords('  Net sales\n rose   5%  ', 3)).toEqual({ words: ' Net sales', more: true });
+    expect(leadingWords('Net sales rose', 3)).toEqual({ words: 'Net sales rose', more: false });
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'bc', 'Revenue', ' ', '  ', '\n', '\t', '\u00a0', '\u2028', '—'), { maxLength: 40 }).map((parts) => parts.join('')),
+        fc.constantFrom(0, 1, 2, 5, 60, -1, 2.5),
+        (text, count) => {
+          const parts = text.split(/\s+/);
+          expect(leadingWords(text, count)).toEqual({ words: parts.slice(0, count).join(' '), more: parts.length > count });
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { INDEX_FORMAT_VERSION, type DocSummary, type DocTree, type DocTreeNode, type SectionSummary } from '@doctree/schema';
 import { DocView } from './doc-view.js';
-import { mmrSummary } from './extractive-summarizer.js';
+import { mmrSummaryWith, SentenceTermCache } from './extractive-summarizer.js';
 import { estimateTokens } from './text-features.js';
 
 /** sha256 of a section's text: the cache key of LLM-written gists. */
@@ -35,16 +35,18 @@ export function buildExtractiveSummary(tree: DocTree, options: ExtractiveSummary
   const minTokens = options.minTokens ?? 80;
   const maxTokens = options.maxTokens ?? 150;
   const sections: SectionSummary[] = [];
+  // Sections summarised by their subtree read their sub-sections' sentences again: count each sentence's terms once.
+  const sentenceTerms = new SentenceTermCache();
   for (const node of tree.nodes) {
     if (node.role !== 'section') continue;
     const source = sectionSummarySource(view, node);
-    const gist = mmrSummary(source, { minTokens, maxTokens, focus: node.title ?? '' });
+    const gist = mmrSummaryWith(source, { minTokens, maxTokens, focus: node.title ?? '' }, sentenceTerms);
     sections.push({ node_id: node.node_id, title: node.title ?? '', gist, method: 'extractive', content_hash: contentHash(source), tokens: estimateTokens(gist) });
   }
   const root = view.node(tree.root_id)!;
   const topGists = sections.filter((s) => view.node(s.node_id)?.parent_id === root.node_id).map((s) => s.gist);
   const opening = tree.text.slice(0, 4000);
-  const description = mmrSummary([opening, ...topGists].join('\n'), { minTokens, maxTokens: maxTokens + 50, focus: root.title ?? '' });
+  const description = mmrSummaryWith([opening, ...topGists].join('\n'), { minTokens, maxTokens: maxTokens + 50, focus: root.title ?? '' }, sentenceTerms);
   return {
     format: 'doctree.summary',
     version: INDEX_FORMAT_VERSION,

@@ -63,33 +63,92 @@ export function hasNumbers(text: string): boolean {
   return /[0-9][0-9,]*\.[0-9]+|[0-9]{1,3}(,[0-9]{3})+|\$\s?[0-9]|[0-9]\s?%|\([0-9][0-9,.]*\)|\b[0-9]{2,}\b/.test(withoutYears(text));
 }
 
-/** Term frequencies of content words. */
+/**
+ * Term frequencies of content words (numbers left out), keys in order of first occurrence. The same terms as
+ * {@link contentWords} without its number tokens, read in one pass over the lower-cased text without a regular
+ * expression or an intermediate array: a term starts at a letter and runs over `[a-z0-9&'-]` up to its last letter or
+ * digit (the pattern's `[a-z][a-z0-9&'-]*[a-z0-9]|[a-z]`). A number token consists of `[0-9.,]` only, so it never
+ * holds a letter, and skipping it character by character finds the same terms.
+ */
 export function termFrequencies(text: string): Map<string, number> {
   const tf = new Map<string, number>();
-  for (const w of contentWords(text)) if (!/^[0-9.,]+$/.test(w)) tf.set(w, (tf.get(w) ?? 0) + 1);
+  const lower = text.toLowerCase();
+  const length = lower.length;
+  let i = 0;
+  while (i < length) {
+    if (!isLetterCode(lower.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let last = i;
+    let j = i + 1;
+    for (; j < length; j++) {
+      const code = lower.charCodeAt(j);
+      if (isLetterCode(code) || isDigitCode(code)) last = j;
+      else if (code !== AMPERSAND && code !== APOSTROPHE && code !== HYPHEN) break;
+    }
+    const word = lower.slice(i, last + 1);
+    if (!STOPWORDS.has(word)) tf.set(word, (tf.get(word) ?? 0) + 1);
+    // The characters between the term's end and `j` are `&'-` and the one at `j` is no word character: none starts a term.
+    i = j;
+  }
   return tf;
+}
+
+const AMPERSAND = 0x26;
+const APOSTROPHE = 0x27;
+const HYPHEN = 0x2d;
+const isLetterCode = (code: number): boolean => code >= 0x61 && code <= 0x7a;
+const isDigitCode = (code: number): boolean => code >= 0x30 && code <= 0x39;
+
+/** Sum of the squared term frequencies: the squared norm {@link cosine} computes for a map. */
+export function squaredNorm(tf: ReadonlyMap<string, number>): number {
+  let norm = 0;
+  for (const v of tf.values()) norm += v * v;
+  return norm;
 }
 
 /** Cosine similarity of two term-frequency maps. */
 export function cosine(a: Map<string, number>, b: Map<string, number>): number {
+  return cosineWithNorms(a, squaredNorm(a), b, squaredNorm(b));
+}
+
+/**
+ * {@link cosine} with both squared norms ({@link squaredNorm}) known beforehand: the dot product runs over the entries
+ * of `a` in order, as in {@link cosine}, so the result is the same number.
+ */
+export function cosineWithNorms(a: ReadonlyMap<string, number>, normA: number, b: ReadonlyMap<string, number>, normB: number): number {
+  if (normA === 0 || normB === 0) return 0;
   let dot = 0;
-  let na = 0;
-  let nb = 0;
   for (const [k, v] of a) {
-    na += v * v;
     const w = b.get(k);
     if (w !== undefined) dot += v * w;
   }
-  for (const v of b.values()) nb += v * v;
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  return dot / Math.sqrt(normA * normB);
 }
 
 /** Top-k keywords of a text by tf × idf against document frequencies (`df`, over `docs` documents). */
 export function topKeywords(text: string, k: number, df?: Map<string, number>, docs = 1): string[] {
-  const tf = termFrequencies(text);
-  const scored = [...tf].map(([w, f]) => [w, (1 + Math.log(f)) * Math.log(1 + docs / (1 + (df?.get(w) ?? 0)))] as const);
-  return scored
-    .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
-    .slice(0, k)
-    .map(([w]) => w);
+  return keywordsOfFrequencies(termFrequencies(text), k, df, docs);
+}
+
+/**
+ * {@link topKeywords} of term frequencies already counted ({@link termFrequencies} of the text). Keywords rank by
+ * score, then by `localeCompare`; for a whole-number `k` the best `k` are kept in one pass (a stable insertion into a
+ * list of at most `k`: the order a stable sort of every term gives) instead of sorting the whole vocabulary.
+ */
+export function keywordsOfFrequencies(tf: ReadonlyMap<string, number>, k: number, df?: ReadonlyMap<string, number>, docs = 1): string[] {
+  const scored = Array.from(tf, ([w, f]) => [w, (1 + Math.log(f)) * Math.log(1 + docs / (1 + (df?.get(w) ?? 0)))] as const);
+  const order = (x: readonly [string, number], y: readonly [string, number]): number => y[1] - x[1] || x[0].localeCompare(y[0]);
+  if (!Number.isSafeInteger(k) || k < 0) return scored.sort(order).slice(0, k).map(([w]) => w);
+  const best: Array<readonly [string, number]> = [];
+  for (const entry of scored) {
+    if (best.length === k && (k === 0 || order(best[k - 1]!, entry) <= 0)) continue;
+    // After every kept entry that ranks before it or equal (ties keep their first-seen order, as a stable sort does).
+    let at = best.length;
+    while (at > 0 && order(best[at - 1]!, entry) > 0) at--;
+    best.splice(at, 0, entry);
+    if (best.length > k) best.pop();
+  }
+  return best.map(([w]) => w);
 }
