@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
-import { buildCollectionDocument, createIndexComponents } from '@doctree/pipeline';
+import { buildCollectionDocument, createIndexComponents, refreshDocumentMetadata } from '@doctree/pipeline';
 import { DocTreeError } from '@doctree/schema';
 import type { CollectionDocument, CollectionStore, DocTreeConfig, DocumentSelectionData } from '@doctree/schema';
 import type { DocumentJob } from './document-job.js';
@@ -95,9 +95,53 @@ function rowPath(source: string, inputDir: string | undefined): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? source : rel.split(sep).join('/');
 }
 
-/** The {@link JobStore} view of a collection store: hash lookup from the manifest, commit, removal. */
-export function collectionJobStore(store: CollectionStore): JobStore<BuiltCollectionDocument> {
+/** Options of {@link collectionJobStore}. */
+export interface CollectionJobStoreOptions {
+  /**
+   * Configuration of the collection (its embedder): with it (or `components`), a job whose document the store already
+   * holds with the same hash refreshes metadata that an older extractor read. Give the one the handlers get.
+   */
+  config?: DocTreeConfig;
+  /** Index components (the embedder re-embeds refreshed profiles); default: made from `config` once, when first needed. */
+  components?: Awaited<ReturnType<typeof createIndexComponents>>;
+}
+
+/**
+ * The {@link JobStore} view of a collection store: hash lookup from the manifest, commit, removal — and, given the
+ * collection's `config` or `components`, `refreshUnchanged`: a document held with the job's hash whose metadata an
+ * older extractor read gets it extracted again from its stored text, with its description and selection profile
+ * (`refreshDocumentMetadata` of `@doctree/pipeline`, what `collection sync` does; outcome `refreshed`, nothing rebuilt).
+ * Without either, such documents stay as they are (outcome `unchanged`): the embedder of the profile must be the
+ * collection's.
+ *
+ * @example
+ * ```ts
+ * const worker = await runWorker({ queue, store: collectionJobStore(store, { config }), handlers: collectionJobHandlers({ store, config }) });
+ * ```
+ */
+export function collectionJobStore(store: CollectionStore, options: CollectionJobStoreOptions = {}): JobStore<BuiltCollectionDocument> {
+  const { config, components: given } = options;
+  const make = given ? () => Promise.resolve(given) : config ? () => createIndexComponents(config) : undefined;
+  let components: ReturnType<typeof createIndexComponents> | undefined;
+  const embedder = make
+    ? async () => {
+        // Made once, on the first stale document; a failure is not kept (the job's retry makes them again).
+        components ??= make().catch((error: unknown) => {
+          components = undefined;
+          throw error;
+        });
+        return (await components).embedder;
+      }
+    : undefined;
   return {
+    ...(embedder
+      ? {
+          async refreshUnchanged(_collection: string, docId: string): Promise<boolean> {
+            const row = (await store.readManifest())?.documents.find((d) => d.doc_id === docId);
+            return row !== undefined && (await refreshDocumentMetadata(store, row, embedder)) !== undefined;
+          },
+        }
+      : {}),
     async documentHash(_collection, docId) {
       return (await store.readManifest())?.documents.find((d) => d.doc_id === docId)?.sha256;
     },

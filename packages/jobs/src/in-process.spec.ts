@@ -104,3 +104,30 @@ describe('document jobs', () => {
     expect(() => queueConnection('amqp://h')).toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
 });
+
+describe('refreshing unchanged documents', () => {
+  /** A store that can refresh what it derives from a held document, once (as a collection store refreshes stale metadata). */
+  class RefreshingStore extends MemoryStore implements JobStore<StoredDocument> {
+    readonly stale = new Set<string>();
+    async refreshUnchanged(collection: string, docId: string): Promise<boolean> {
+      return this.stale.delete(`${collection}/${docId}`);
+    }
+  }
+
+  it('reports a held document the store refreshed as refreshed, never building it again', async () => {
+    const store = new RefreshingStore();
+    const jobs = [source('kept', 'one\n\ntwo'), source('old', 'three\n\nfour')];
+    await runInProcess({ jobs, store, handlers: fixtureHandlers() });
+    store.stale.add('c/old');
+    const built: string[] = [];
+    const events: string[] = [];
+    const result = await runInProcess({ jobs, store, handlers: fixtureHandlers({ onStart: (job) => built.push(job.doc_id) }), onJob: (e) => events.push(`${e.doc_id}:${e.outcome}`) });
+    expect(events.sort()).toEqual(['kept:unchanged', 'old:refreshed']);
+    expect([...result.outcomes.values()].sort()).toEqual(['refreshed', 'unchanged']);
+    expect(built).toEqual([]);
+    expect(store.writes).toBe(2);
+    // A changed document is built as before, whatever the hook would say.
+    store.stale.add('c/old');
+    expect(await processDocumentJob(source('old', 'three\n\nfive'), store, fixtureHandlers())).toBe('written');
+  });
+});

@@ -13,6 +13,6 @@ export { RUN_IN_PROCESS_DEFAULTS, runInProcess } from './in-process.js';
 export type { InProcessResult, RunInProcessOptions } from './in-process.js';
 export { redactUrl } from './redact.js';
 export { collectionJobHandlers, collectionJobStore, sourceKindOf } from './collection-jobs.js';
-export type { BuiltCollectionDocument, CollectionJobHandlersOptions } from './collection-jobs.js';
+export type { BuiltCollectionDocument, CollectionJobHandlersOptions, CollectionJobStoreOptions } from './collection-jobs.js';
 /** Version of the job data format (`DocumentJob`). */
 export const JOBS_FORMAT_VERSION = 1 as const;

@@ -12,6 +12,13 @@ export interface JobStore<Doc> {
   writeDocument(doc: Doc): Promise<void>;
   /** Removes a document (one transaction); false when absent. */
   removeDocument(collection: string, docId: string): Promise<boolean>;
+  /**
+   * Optional: brings up to date what the store derived from a document it already holds with the job's hash, without
+   * rebuilding it — for a collection store, metadata that an older extractor read (see `collectionJobStore`).
+   * Called by {@link processDocumentJob} when the hashes match; true when it changed something (outcome `refreshed`),
+   * false when there was nothing to do (outcome `unchanged`). Must be idempotent: a retried job calls it again.
+   */
+  refreshUnchanged?(collection: string, docId: string): Promise<boolean>;
 }
 
 /** The work of a document job: build the document the store will hold. */
@@ -20,16 +27,23 @@ export interface DocumentJobHandlers<Doc> {
   build(job: DocumentJob, signal: AbortSignal): Promise<Doc>;
 }
 
-/** What one job did. */
-export type DocumentJobOutcome = 'written' | 'unchanged' | 'removed' | 'absent';
+/**
+ * What one job did: `written` (built and written), `unchanged` (the store holds this hash; nothing to do),
+ * `refreshed` (the store holds this hash and {@link JobStore.refreshUnchanged} updated what it derives from it, e.g.
+ * metadata of an older extractor — nothing rebuilt), `removed`, or `absent` (a removal of a document not held).
+ */
+export type DocumentJobOutcome = 'written' | 'unchanged' | 'refreshed' | 'removed' | 'absent';
 
 /**
- * Runs one job — the same function in a BullMQ worker and in process: skips a document the store already holds with
- * this hash (so a retried or duplicated job is harmless), else builds it and writes it in one transaction.
+ * Runs one job — the same function in a BullMQ worker and in process: a document the store already holds with this
+ * hash is not built again (so a retried or duplicated job is harmless) — the store may refresh what it derives from it
+ * ({@link JobStore.refreshUnchanged}) —, else the document is built and written in one transaction.
  */
 export async function processDocumentJob<Doc>(job: DocumentJob, store: JobStore<Doc>, handlers: DocumentJobHandlers<Doc>, signal: AbortSignal = new AbortController().signal): Promise<DocumentJobOutcome> {
   if (job.op === 'remove') return (await store.removeDocument(job.collection, job.doc_id)) ? 'removed' : 'absent';
-  if ((await store.documentHash(job.collection, job.doc_id)) === job.sha256) return 'unchanged';
+  if ((await store.documentHash(job.collection, job.doc_id)) === job.sha256) {
+    return (await store.refreshUnchanged?.(job.collection, job.doc_id)) === true ? 'refreshed' : 'unchanged';
+  }
   const doc = await handlers.build(job, signal);
   if (signal.aborted) throw new DocTreeError('CANCELLED', `job for ${job.doc_id} was cancelled`);
   await store.writeDocument(doc);
