@@ -122,7 +122,8 @@ export function isTocLine(line: string, pageCount: number): boolean {
  * are left out.
  */
 export function inlinePageReferences(text: string, pageCount: number): number[] {
-  if (endsInDate(text)) return [];
+  // A reference needs a digit; most lines of a page have none (no regex run over them).
+  if (!/\d/.test(text) || endsInDate(text)) return [];
   return [...text.matchAll(INLINE_REFERENCE)]
     .filter((m) => !LABEL_WORDS.has(m[1]!.toLowerCase()))
     .map((m) => Number(m[2]))

@@ -49,6 +49,29 @@ export function joinsAsWord(left: string, right: string, vocabulary?: PdfVocabul
   return true;
 }
 
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * The word before a line-break hyphen at the very end of `text` and the hyphen: what
+ * `/([A-Za-z][A-Za-z-]*?)([-\u00ad\u2010])$/.exec(text)` captures, read from the end only. That regex, run on a
+ * block's text as it grows line by line, tried every start position of the whole text each time (quadratic in the
+ * block). Its match starts at the first ASCII letter of the run of letters and hyphens that ends right before the
+ * last character.
+ */
+function trailingHyphen(text: string): { token: string; hyphen: string } | undefined {
+  const end = text.length - 1;
+  const hyphen = text[end];
+  if (hyphen !== '-' && hyphen !== '\u00ad' && hyphen !== '\u2010') return undefined;
+  let from = end;
+  while (from > 0) {
+    const c = text.charCodeAt(from - 1);
+    if (!isAsciiLetter(c) && c !== 45) break;
+    from--;
+  }
+  while (from < end && !isAsciiLetter(text.charCodeAt(from))) from++;
+  return from < end ? { token: text.slice(from, end), hyphen } : undefined;
+}
+
 /**
  * Joins the rows of a block into one line of text: single spaces, no newlines, and a line-break
  * hyphen (`exam-` / `ple`) removed only when the two halves form a word (see {@link joinsAsWord}).
@@ -62,11 +85,11 @@ export function joinBlockLines(lines: readonly string[], vocabulary?: PdfVocabul
       out = next;
       continue;
     }
-    const hyphen = /([A-Za-z][A-Za-z-]*?)([-\u00ad\u2010])$/.exec(out);
+    const hyphen = trailingHyphen(out);
     if (hyphen) {
       const right = /^[a-z]+/.exec(next)?.[0];
-      const token = hyphen[1]!;
-      if (hyphen[2] === '\u00ad') out = out.slice(0, -1) + next;
+      const token = hyphen.token;
+      if (hyphen.hyphen === '\u00ad') out = out.slice(0, -1) + next;
       else if (right !== undefined && joinsAsWord(token, right, vocabulary)) out = out.slice(0, -1) + next;
       else out += next;
       continue;

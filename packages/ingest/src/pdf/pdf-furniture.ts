@@ -23,7 +23,26 @@ export interface RunningRowOptions {
 
 const DEFAULTS = { minPageShare: 0.6, edgeRows: 2, bodySize: Infinity };
 
-const letters = (text: string): number => (text.match(/\p{L}/gu) ?? []).length;
+const LETTER = /\p{L}/u;
+
+/**
+ * Letters (`\p{L}`, by code point) of a text, counted up to `atLeast` (the callers only ask whether there are
+ * three): a loop, not an array of every letter matched.
+ */
+function letters(text: string, atLeast = Infinity): number {
+  let n = 0;
+  for (let i = 0; i < text.length && n < atLeast; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n++;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    if (LETTER.test(String.fromCodePoint(point))) n++;
+  }
+  return n;
+}
 
 /** Fewest pages a running template needs, whatever the share. */
 const MIN_PAGES = 3;
@@ -45,7 +64,7 @@ export function rowTemplate(text: string): string {
     .replace(/\d+/g, '#')
     .trim();
   const bare = folded.replace(/^(?:page )?#\s+/, '').replace(/\s+#$/, '');
-  return letters(bare) >= 3 ? bare : folded;
+  return letters(bare, 3) >= 3 ? bare : folded;
 }
 
 interface PageRow {
@@ -130,9 +149,11 @@ export function splitRunningRows(blocks: readonly PdfRawBlock[], pageHeights: Re
       continue;
     }
     const furniture = (text: string, size: number, edge: boolean): boolean => {
+      // Length first: a long row needs no template.
+      if (text.length > MAX_CHARS) return false;
       const template = rowTemplate(text);
-      if (!templates.has(template) || text.length > MAX_CHARS) return false;
-      return edge || (letters(template) >= 3 && size <= opts.bodySize * 1.05);
+      if (!templates.has(template)) return false;
+      return edge || (letters(template, 3) >= 3 && size <= opts.bodySize * 1.05);
     };
     const kept: PdfLine[] = [];
     const removed: PdfLine[] = [];

@@ -483,10 +483,18 @@ export function readPdfGraphics(
   if (ops.paintInlineImageXObjectGroup !== undefined) imageOps.set(ops.paintInlineImageXObjectGroup, 'inline');
   if (ops.paintImageMaskXObjectGroup !== undefined) imageOps.set(ops.paintImageMaskXObjectGroup, 'mask');
   if (ops.paintSolidColorImageMask !== undefined) imageOps.set(ops.paintSolidColorImageMask, 'mask');
+  // Every operator this pass acts on; the rest (text showing, fonts, most of a text page's operators) are skipped
+  // with one look-up instead of running through every case below.
+  const handled = new Set<number | undefined>([
+    ops.save, ops.restore, ops.transform, ops.paintFormXObjectBegin, ops.paintFormXObjectEnd, ops.setLineWidth,
+    ops.setFillRGBColor, ops.setFillGray, ops.setFillColorN, ops.setStrokeRGBColor, ops.setStrokeGray, ops.setStrokeColorN,
+    ops.constructPath, ...fills, ...strokes, ...both, ops.endPath, ...imageOps.keys(), ops.paintImageXObjectRepeat,
+  ]);
   const { fnArray, argsArray } = list;
   const count = Math.min(fnArray.length, argsArray.length);
   for (let i = 0; i < count; i++) {
     const fn = fnArray[i]!;
+    if (!handled.has(fn)) continue;
     const args = argsArray[i] as unknown[] | null | undefined;
     switch (fn) {
       case ops.save:

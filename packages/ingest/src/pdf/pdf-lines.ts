@@ -152,6 +152,29 @@ export function unionBox(boxes: readonly BBox[]): BBox {
   return [round2(x0), round2(y0), round2(x1), round2(y1)];
 }
 
+/**
+ * True for the characters `\s` matches in a JavaScript regex (ASCII whitespace, no-break and other Unicode spaces,
+ * line and paragraph separators, the byte-order mark): a test on one character without a regex.
+ */
+export function isRegexSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** `/\s$/.test(text)` without scanning the text. */
+export const endsInSpace = (text: string): boolean => text.length > 0 && isRegexSpace(text.charCodeAt(text.length - 1));
+
 /** Builds a line from spans already ordered left to right. */
 export function lineFromSpans(spans: PdfSpan[]): PdfLine {
   // Whether a space separates each span from the one before it (left to right on the page).
@@ -171,7 +194,8 @@ export function lineFromSpans(spans: PdfSpan[]): PdfLine {
     if (k > 0) {
       const p = order[k - 1]!;
       const space = Math.abs(i - p) === 1 ? apart[Math.max(i, p)]! : true;
-      if (space && !/\s$/.test(text) && !/^\s/.test(span.text)) text += ' ';
+      // Last and first characters read directly: `/\s$/` over the growing text rescans it at every span.
+      if (space && !endsInSpace(text) && !(span.text.length > 0 && isRegexSpace(span.text.charCodeAt(0)))) text += ' ';
     }
     text += span.text;
   }
@@ -206,8 +230,9 @@ function verticalOverlap(a: BBox, b: BBox): number {
  * set over a letter are not stacked.
  */
 function stacked(a: PdfSpan, b: PdfSpan): boolean {
-  if (a.text.trim().length < 2 || b.text.trim().length < 2) return false;
+  // The baseline first: it turns away the spans of the row itself without trimming texts.
   if (Math.abs(a.baseline - b.baseline) < 1.5) return false;
+  if (a.text.trim().length < 2 || b.text.trim().length < 2) return false;
   const overlap = Math.min(a.bbox[2], b.bbox[2]) - Math.max(a.bbox[0], b.bbox[0]);
   return overlap > 0.3 * Math.min(a.bbox[2] - a.bbox[0], b.bbox[2] - b.bbox[0]);
 }
@@ -388,13 +413,23 @@ export function spanFromItem(item: RawTextItem, viewport: readonly number[], fon
   const ascent = font && font.ascent > 0.2 && font.ascent < 1.5 ? font.ascent : 0.8;
   const descent = font && font.descent < 0 && font.descent > -0.8 ? -font.descent : 0.2;
   const width = Math.abs(item.width);
-  const corners: Array<[number, number]> = [];
-  for (const h of [-descent * size, ascent * size]) {
-    for (const w of [0, width]) corners.push([e + dir[0] * w + upDir[0] * h, f + dir[1] * w + upDir[1] * h]);
-  }
-  const xs = corners.map((p) => p[0]);
-  const ys = corners.map((p) => p[1]);
-  const bbox: BBox = [round2(Math.min(...xs)), round2(Math.min(...ys)), round2(Math.max(...xs)), round2(Math.max(...ys))];
+  // The four corners (below and above the baseline, at the start and the end of the run), without arrays.
+  const below = -descent * size;
+  const above = ascent * size;
+  const x00 = e + dir[0] * 0 + upDir[0] * below;
+  const x01 = e + dir[0] * width + upDir[0] * below;
+  const x10 = e + dir[0] * 0 + upDir[0] * above;
+  const x11 = e + dir[0] * width + upDir[0] * above;
+  const y00 = f + dir[1] * 0 + upDir[1] * below;
+  const y01 = f + dir[1] * width + upDir[1] * below;
+  const y10 = f + dir[1] * 0 + upDir[1] * above;
+  const y11 = f + dir[1] * width + upDir[1] * above;
+  const bbox: BBox = [
+    round2(Math.min(x00, x01, x10, x11)),
+    round2(Math.min(y00, y01, y10, y11)),
+    round2(Math.max(x00, x01, x10, x11)),
+    round2(Math.max(y00, y01, y10, y11)),
+  ];
   const span: PdfSpan = { text, bbox, baseline: round2(f), size: round2(size), bold: font?.bold ?? false };
   if (font?.name) span.font = font.name;
   if (!(dir[0] > 0.9)) span.vertical = true;

@@ -1,5 +1,5 @@
 import { YEAR_SOURCE, type BBox } from '@doctree/schema';
-import type { PdfLine } from './pdf-lines.js';
+import { endsInSpace, isRegexSpace, type PdfLine } from './pdf-lines.js';
 import { parseCaptionLabel } from '../builder/labels.js';
 import { overlap1d } from './pdf-geometry.js';
 
@@ -69,26 +69,6 @@ export function isNumericCell(text: string): boolean {
   return numeric;
 }
 
-/**
- * True for the characters `\s` matches in a JavaScript regex (ASCII whitespace, no-break and other Unicode spaces,
- * line and paragraph separators, the byte-order mark).
- */
-export function isRegexSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 160) return false;
-  return (
-    code === 160 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 /** Words of a text: runs of non-whitespace (`text.split(/\s+/).filter(Boolean).length`, without the arrays). */
 export function wordCount(text: string): number {
   let words = 0;
@@ -145,7 +125,8 @@ function splitFrags(line: PdfLine): TableFrag[] {
       current = { text: span.text, x0: span.bbox[0], x1: span.bbox[2], y0: span.bbox[1], y1: span.bbox[3], size: span.size, bold: span.bold };
     } else {
       const apart = gap > SPACE_GAP_EM * size || gap < -0.5 * size || (span.spaceBefore === true && gap > -0.1 * size);
-      current.text += (apart && !/\s$/.test(current.text) && !/^\s/.test(span.text) ? ' ' : '') + span.text;
+      const spaced = endsInSpace(current.text) || (span.text.length > 0 && isRegexSpace(span.text.charCodeAt(0)));
+      current.text += (apart && !spaced ? ' ' : '') + span.text;
       current.x1 = Math.max(current.x1, span.bbox[2]);
       current.y0 = Math.min(current.y0, span.bbox[1]);
       current.y1 = Math.max(current.y1, span.bbox[3]);
