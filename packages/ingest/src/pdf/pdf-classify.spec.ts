@@ -48,6 +48,25 @@ describe('joinBlockLines', () => {
   it('drops soft hyphens', () => {
     expect(joinBlockLines(['inter\u00ad', 'national'])).toBe('international');
   });
+
+  it('reads the word before a line-break hyphen after digits, dashes and punctuation as before', () => {
+    expect(joinBlockLines(['item 7-exam-', 'ple text'])).toBe('item 7-example text');
+    expect(joinBlockLines(['a 2--b-', 'ased thing'])).toBe('a 2--based thing');
+    expect(joinBlockLines(['x\u2010', 'ray'])).toBe('xray');
+    // No letter before the hyphen: not a split word.
+    expect(joinBlockLines(['see (-', 'ple)'])).toBe('see (- ple)');
+    expect(joinBlockLines(['-', 'next'])).toBe('- next');
+    expect(joinBlockLines(['é-', 'tude'])).toBe('é- tude');
+  });
+
+  it('joins a long paragraph in time linear in its length', () => {
+    const lines = Array.from({ length: 8000 }, (_, i) => (i % 3 === 0 ? 'the results of an exam-' : 'ple of the long block of text'));
+    const started = performance.now();
+    const text = joinBlockLines(lines);
+    expect(text.startsWith('the results of an example of the long block of text ple')).toBe(true);
+    // The end-anchored regex it replaced took over ten seconds here (every line rescanned the whole text).
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
 });
 
 describe('titleLook', () => {

@@ -36,6 +36,11 @@ describe('rowTemplate', () => {
     expect(rowTemplate('User Manual WMF 1500S 21')).toBe(rowTemplate('User Manual WMF 1500S'));
     expect(rowTemplate('12')).toBe('#');
     expect(rowTemplate('Annual report xiv')).toBe(rowTemplate('Annual report'));
+    // Letters of any script count (by code point) when deciding whether a page number is dropped.
+    expect(rowTemplate('Über 12')).toBe('über');
+    expect(rowTemplate('éé 3')).toBe('éé #');
+    expect(rowTemplate('𝐀𝐁𝐂 4')).toBe('𝐀𝐁𝐂');
+    expect(rowTemplate('𝐀𝐁 4')).toBe('𝐀𝐁 #');
   });
 });
 

@@ -3,7 +3,7 @@ import type { PdfLine, PdfSpan } from './pdf-lines.js';
 import { findBorderlessTables } from './pdf-borderless-tables.js';
 import { mergeRules } from './pdf-ruled-tables.js';
 import { groupRows, inferColumns, isNumericCell } from './pdf-table-grid.js';
-import { findTables, peelTitleRows } from './pdf-tables.js';
+import { BorderlessTableMemo, findTables, peelTitleRows } from './pdf-tables.js';
 import type { PdfTableRegion } from './pdf-tables.js';
 
 /** A span of `text` at x, on the baseline y, about 0.5 em per character wide. */
@@ -69,6 +69,36 @@ describe('findBorderlessTables', () => {
       'Cash flow from operations was 300 million in both years.',
     ];
     expect(findBorderlessTables(text.map((t, i) => line([span(t, 72, 100 + 12 * i)])))).toEqual([]);
+  });
+});
+
+describe('BorderlessTableMemo', () => {
+  it('finds what findBorderlessTables finds, once per list of lines', () => {
+    const lines = [
+      line([span('Revenue', 72, 100), amount('10', 300, 100), amount('12', 360, 100)]),
+      line([span('Costs', 72, 112), amount('(4)', 300, 112), amount('(5)', 360, 112)]),
+      line([span('Profit', 72, 124), amount('6', 300, 124), amount('7', 360, 124)]),
+    ];
+    const memo = new BorderlessTableMemo();
+    const first = memo.find(lines);
+    expect(first).toEqual(findBorderlessTables(lines));
+    const again = memo.find([...lines]);
+    expect(again).not.toBe(first);
+    expect(again[0]).toBe(first[0]);
+    // Other lines (one taken by another table) are read afresh.
+    expect(memo.find(lines.slice(0, 2))).toEqual([]);
+  });
+
+  it('leaves findTables finding the same tables on a page read twice', () => {
+    const lines = [
+      line([span('Revenue', 72, 100), amount('10', 300, 100), amount('12', 360, 100)]),
+      line([span('Costs', 72, 112), amount('(4)', 300, 112), amount('(5)', 360, 112)]),
+      line([span('Profit', 72, 124), amount('6', 300, 124), amount('7', 360, 124)]),
+    ];
+    const memo = new BorderlessTableMemo();
+    const plain = findTables(lines, []);
+    expect(findTables(lines, [], { memo })).toEqual(plain);
+    expect(findTables(lines, [], { memo })).toEqual(plain);
   });
 });
 
