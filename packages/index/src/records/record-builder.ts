@@ -16,7 +16,7 @@ import {
   type SparseDoc,
 } from '@doctree/schema';
 import { DocView, tableHeader, tableRowLabels } from './doc-view.js';
-import { UNIT_ALIASES, estimateTokens, findUnits, hasNumbers, keywordsOfFrequencies, termFrequencies } from './text-features.js';
+import { SliceTermCounter, UNIT_ALIASES, estimateTokens, findUnits, hasNumbers, keywordsOfFrequencies, termFrequencies } from './text-features.js';
 
 /** Options of {@link buildIndexRecords}. */
 export interface IndexRecordOptions {
@@ -366,9 +366,11 @@ export function buildGraphEdges(tree: DocTree, view: DocView = new DocView(tree)
 function documentFrequencies(tree: DocTree, keepLevel: number): { df: Map<string, number>; sectionTerms: Map<DocTreeNode, Map<string, number>> } {
   const df = new Map<string, number>();
   const sectionTerms = new Map<DocTreeNode, Map<string, number>>();
+  // Subtrees nest: the document text is read once and each subtree's counts are taken from it.
+  const counter = new SliceTermCounter(tree.text);
   for (const node of tree.nodes) {
     if (node.role !== 'section') continue;
-    const tf = termFrequencies(tree.text.slice(node.char_span[0], node.char_span[1]));
+    const tf = counter.termFrequencies(node.char_span[0], node.char_span[1]);
     for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     if (node.level <= keepLevel) sectionTerms.set(node, tf);
   }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentWords, cosine, cosineWithNorms, keywordsOfFrequencies, squaredNorm, termFrequencies, topKeywords } from './text-features.js';
+import { contentWords, cosine, cosineWithNorms, keywordsOfFrequencies, SliceTermCounter, squaredNorm, termFrequencies, topKeywords } from './text-features.js';
 
 // The one-pass readers must give exactly what the definitions below give: index files are compared byte for byte.
 
@@ -90,5 +90,42 @@ describe('keywords', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('term frequencies of slices of one text', () => {
+  it('relies on lower-casing keeping positions: only İ changes length, and no character shrinks', () => {
+    const changed: number[] = [];
+    for (let c = 0; c <= 0x10ffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const s = String.fromCodePoint(c);
+      if (s.toLowerCase().length !== s.length) changed.push(c);
+    }
+    expect(changed).toEqual([0x130]);
+  });
+
+  it('gives termFrequencies of every slice, cut anywhere (clean cuts read from the whole text, others alone)', () => {
+    fc.assert(
+      fc.property(fc.oneof(wordyText, fc.string({ maxLength: 120 })), fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 12 }), (text, cuts) => {
+        const counter = new SliceTermCounter(text);
+        for (const [a, b] of cuts) {
+          const start = a % (text.length + 2);
+          const end = start + (b % (text.length + 2));
+          expect([...counter.termFrequencies(start, end)]).toEqual([...termFrequencies(text.slice(start, end))]);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads nested sections of a long text from one pass', () => {
+    const text = 'Revenue grew. Costs fell (AT&T). '.repeat(50);
+    const counter = new SliceTermCounter(text);
+    expect([...counter.termFrequencies(0, text.length)]).toEqual([...termFrequencies(text)]);
+    expect([...counter.termFrequencies(14, 33)]).toEqual([
+      ['costs', 1],
+      ['fell', 1],
+      ['at&t', 1],
+    ]);
   });
 });

@@ -95,11 +95,111 @@ export function termFrequencies(text: string): Map<string, number> {
   return tf;
 }
 
+/**
+ * Term frequencies of many slices of one text (the subtrees of a document's sections, nested in one another): the
+ * lower-cased text is read once, and a slice's counts are those of the terms inside it — the same map, in the same
+ * order, as {@link termFrequencies} of the slice, without reading the slice again.
+ *
+ * That holds when lower-casing keeps every character's position (it does unless the text has `İ`, the one character
+ * whose lower case is longer; checked in text-features.spec.ts over every code point) and the slice is cut where no
+ * term can run across: at either end of the text, or next to a character that is no word character (`[a-z0-9&'-]`
+ * after lower-casing). Any other slice is read on its own.
+ */
+export class SliceTermCounter {
+  readonly #text: string;
+  readonly #lower: string;
+  readonly #positional: boolean;
+  /** Start and end (exclusive) of every term that is no stopword, in text order, and its id. */
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
+  readonly #ids: number[] = [];
+  /** Term by id, and id by term. */
+  readonly #terms: string[] = [];
+  readonly #idOf = new Map<string, number>();
+  #counts = new Int32Array(0);
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#lower = text.toLowerCase();
+    this.#positional = this.#lower.length === text.length;
+    if (!this.#positional) return;
+    const lower = this.#lower;
+    const length = lower.length;
+    let i = 0;
+    while (i < length) {
+      if (!isLetterCode(lower.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      let last = i;
+      let j = i + 1;
+      for (; j < length; j++) {
+        const code = lower.charCodeAt(j);
+        if (isLetterCode(code) || isDigitCode(code)) last = j;
+        else if (code !== AMPERSAND && code !== APOSTROPHE && code !== HYPHEN) break;
+      }
+      const word = lower.slice(i, last + 1);
+      if (!STOPWORDS.has(word)) {
+        let id = this.#idOf.get(word);
+        if (id === undefined) {
+          id = this.#terms.length;
+          this.#terms.push(word);
+          this.#idOf.set(word, id);
+        }
+        this.#starts.push(i);
+        this.#ends.push(last + 1);
+        this.#ids.push(id);
+      }
+      i = j;
+    }
+    this.#counts = new Int32Array(this.#terms.length);
+  }
+
+  /** {@link termFrequencies} of `text.slice(start, end)`. */
+  termFrequencies(start: number, end: number): Map<string, number> {
+    const length = this.#text.length;
+    const from = Math.min(Math.max(Math.trunc(start) || 0, 0), length);
+    const to = Math.min(Math.max(Math.trunc(end) || 0, 0), length);
+    // Anything unusual (negative or fractional bounds, a reversed slice) is read the plain way.
+    if (!this.#positional || from !== start || to !== end || from >= to || !this.#cutsCleanly(from) || !this.#cutsCleanly(to)) {
+      return termFrequencies(this.#text.slice(start, end));
+    }
+    const starts = this.#starts;
+    // First term starting at or after `from` (binary search).
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const counts = this.#counts;
+    const seen: number[] = [];
+    for (let t = lo; t < starts.length && this.#ends[t]! <= to; t++) {
+      const id = this.#ids[t]!;
+      if (counts[id] === 0) seen.push(id);
+      counts[id]!++;
+    }
+    const tf = new Map<string, number>();
+    for (const id of seen) {
+      tf.set(this.#terms[id]!, counts[id]!);
+      counts[id] = 0;
+    }
+    return tf;
+  }
+
+  /** True when no term can run across position `at` of the lower-cased text. */
+  #cutsCleanly(at: number): boolean {
+    return at === 0 || at === this.#lower.length || !isWordCode(this.#lower.charCodeAt(at - 1)) || !isWordCode(this.#lower.charCodeAt(at));
+  }
+}
+
 const AMPERSAND = 0x26;
 const APOSTROPHE = 0x27;
 const HYPHEN = 0x2d;
 const isLetterCode = (code: number): boolean => code >= 0x61 && code <= 0x7a;
 const isDigitCode = (code: number): boolean => code >= 0x30 && code <= 0x39;
+const isWordCode = (code: number): boolean => isLetterCode(code) || isDigitCode(code) || code === AMPERSAND || code === APOSTROPHE || code === HYPHEN;
 
 /** Sum of the squared term frequencies: the squared norm {@link cosine} computes for a map. */
 export function squaredNorm(tf: ReadonlyMap<string, number>): number {
