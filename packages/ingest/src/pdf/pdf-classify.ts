@@ -13,6 +13,8 @@ import { segmentTitles } from './title-segments.js';
  * text with line-break hyphenation repaired. Pure functions.
  */
 
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
 /** Words seen in the document, to decide whether a line-break hyphen joins a word. */
 export class PdfVocabulary {
   /** Lower-case words without hyphens. */
@@ -20,16 +22,36 @@ export class PdfVocabulary {
   /** Lower-case hyphenated compounds seen inside lines (`self-supervised`). */
   readonly compounds = new Set<string>();
 
-  /** Adds the words of one line. A hyphen at the very end of the line is not a compound. */
+  /**
+   * Adds the words of one line. A hyphen at the very end of the line is not a compound. Words are the
+   * matches of the regex `[A-Za-z]+(?:-[A-Za-z]+)*`, read by a scan (this runs over every line of the document).
+   */
   addLine(text: string): void {
-    for (const match of text.matchAll(/[A-Za-z]+(?:-[A-Za-z]+)*/g)) {
-      const word = match[0].toLowerCase();
-      if (word.includes('-')) {
-        this.compounds.add(word);
-        for (const part of word.split('-')) if (part.length >= 3) this.words.add(part);
-      } else if (word.length >= 3) {
-        this.words.add(word);
+    const n = text.length;
+    for (let i = 0; i < n; ) {
+      if (!isAsciiLetter(text.charCodeAt(i))) {
+        i++;
+        continue;
       }
+      let j = i + 1;
+      while (j < n && isAsciiLetter(text.charCodeAt(j))) j++;
+      // `-` and more letters continue the word (`self-supervised`); a hyphen without a letter after it ends it.
+      while (j + 1 < n && text.charCodeAt(j) === 45 && isAsciiLetter(text.charCodeAt(j + 1))) {
+        j += 2;
+        while (j < n && isAsciiLetter(text.charCodeAt(j))) j++;
+      }
+      this.addWord(text.slice(i, j).toLowerCase());
+      i = j;
+    }
+  }
+
+  /** Adds one lower-case word or compound. */
+  private addWord(word: string): void {
+    if (word.includes('-')) {
+      this.compounds.add(word);
+      for (const part of word.split('-')) if (part.length >= 3) this.words.add(part);
+    } else if (word.length >= 3) {
+      this.words.add(word);
     }
   }
 }
@@ -48,8 +70,6 @@ export function joinsAsWord(left: string, right: string, vocabulary?: PdfVocabul
   if (/^[A-Z]{2,}$/.test(left) || /\d/.test(left)) return false;
   return true;
 }
-
-const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /**
  * The word before a line-break hyphen at the very end of `text` and the hyphen: what

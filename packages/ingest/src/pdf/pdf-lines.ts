@@ -336,10 +336,28 @@ export interface FontFacts {
   descent: number;
 }
 
+/** Entry `i` of a matrix, `fallback` when it has none (as a destructuring default: only for `undefined`). */
+function entry(m: readonly number[], i: number, fallback: number): number {
+  const value = m[i];
+  return value === undefined ? fallback : value;
+}
+
 /** Multiplies two affine matrices `[a, b, c, d, e, f]`. */
 export function multiply(m1: readonly number[], m2: readonly number[]): number[] {
-  const [a1 = 1, b1 = 0, c1 = 0, d1 = 1, e1 = 0, f1 = 0] = m1;
-  const [a2 = 1, b2 = 0, c2 = 0, d2 = 1, e2 = 0, f2 = 0] = m2;
+  // Indexed reads with the identity's entries for missing ones (what `const [a1 = 1, …] = m1` reads, without
+  // the iterator a destructuring runs: this is called for every text item of every page).
+  const a1 = entry(m1, 0, 1);
+  const b1 = entry(m1, 1, 0);
+  const c1 = entry(m1, 2, 0);
+  const d1 = entry(m1, 3, 1);
+  const e1 = entry(m1, 4, 0);
+  const f1 = entry(m1, 5, 0);
+  const a2 = entry(m2, 0, 1);
+  const b2 = entry(m2, 1, 0);
+  const c2 = entry(m2, 2, 0);
+  const d2 = entry(m2, 3, 1);
+  const e2 = entry(m2, 4, 0);
+  const f2 = entry(m2, 5, 0);
   return [
     a1 * a2 + c1 * b2,
     b1 * a2 + d1 * b2,
@@ -384,7 +402,9 @@ export function dominantTurn(items: readonly RawTextItem[], viewport: readonly n
   for (const item of items) {
     const chars = item.str.trim().length;
     if (chars === 0) continue;
-    const [a = 1, b = 0] = multiply(viewport, item.transform);
+    const m = multiply(viewport, item.transform);
+    const a = m[0]!;
+    const b = m[1]!;
     const angle = Math.round((Math.atan2(b, a) * 180) / Math.PI / 90) * 90;
     const turn = (((360 - angle) % 360) + 360) % 360;
     weights.set(turn, (weights.get(turn) ?? 0) + chars);

@@ -43,8 +43,15 @@ const DICT_WINDOW = 2048;
 
 const FLATE_FIRST = /\/Filter\s*(?:\[\s*)?\/(?:FlateDecode|Fl)\b/;
 const IMAGE = /\/Subtype\s*\/Image\b/;
+/** The pattern of a direct number value of each key (`/Length 1234`, not `/Length 12 0 R`), compiled once. */
+const DIRECT_VALUE = new Map<string, RegExp>();
 const direct = (dict: string, key: string): number | undefined => {
-  const match = new RegExp(`/${key}\\s+(\\d{1,12})(?!\\s+\\d+\\s+R)(?![\\d.])`).exec(dict);
+  let pattern = DIRECT_VALUE.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`/${key}\\s+(\\d{1,12})(?!\\s+\\d+\\s+R)(?![\\d.])`);
+    DIRECT_VALUE.set(key, pattern);
+  }
+  const match = pattern.exec(dict);
   return match ? Number(match[1]) : undefined;
 };
 
