@@ -69,8 +69,20 @@ const normalise = (word: string): string => {
   return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
 };
 
-/** Letter case of a piece: upper, lower or mixed (`Busines`). */
-const caseOf = (piece: string): 'upper' | 'lower' | 'mixed' => (piece === piece.toUpperCase() ? 'upper' : piece === piece.toLowerCase() ? 'lower' : 'mixed');
+/**
+ * Letter case of a piece of ASCII letters (what {@link WORD} matches, apostrophes aside): upper, lower or mixed
+ * (`Busines`). The same as comparing the piece with its upper- and lower-case forms, without making them.
+ */
+function caseOf(piece: string): 'upper' | 'lower' | 'mixed' {
+  let upper = false;
+  let lower = false;
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 97 && c <= 122) lower = true;
+  }
+  return !lower ? 'upper' : !upper ? 'lower' : 'mixed';
+}
 
 /**
  * Joins words split by a spurious space in `text`, using document word counts: `left right` becomes

@@ -189,7 +189,8 @@ export function lineFromSpans(spans: PdfSpan[]): PdfLine {
   // Right-to-left lines are read right to left (see logicalOrder); other lines keep the page order.
   const order = logicalOrder(spans.map((s) => s.text));
   let text = '';
-  for (const [k, i] of order.entries()) {
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
     const span = spans[i]!;
     if (k > 0) {
       const p = order[k - 1]!;
