@@ -49,6 +49,19 @@ describe('document jobs', () => {
     expect(documentJobId({ ...a, op: 'remove' })).not.toBe(documentJobId(a));
   });
 
+  it('a refresh job of unchanged content has its own id, which changes with the extractor version', () => {
+    const build = source('a', 'alpha\n\nbeta');
+    const refresh: DocumentJob = { ...build, op: 'refresh', extractor: 3 };
+    // The queue keeps the completed build job's id: the refresh must not be taken for it.
+    expect(documentJobId(refresh)).not.toBe(documentJobId(build));
+    expect(documentJobId(refresh)).toBe(documentJobId({ ...refresh }));
+    expect(documentJobId({ ...refresh, extractor: 4 })).not.toBe(documentJobId(refresh));
+    expect(documentJobId({ ...refresh, sha256: 'b'.repeat(64) })).not.toBe(documentJobId(refresh));
+    // Build and remove ids are what they were before refresh jobs existed (ids already in queues stay valid).
+    const key = `upsert\u0000c\u0000a\u0000${build.sha256}`;
+    expect(documentJobId(build)).toBe(`doc-${createHash('sha256').update(key).digest('hex')}`);
+  });
+
   it('refuses malformed job data from the queue with SCHEMA_INVALID naming the field', () => {
     const good = source('ok', 'text');
     expect(parseDocumentJob(good)).toEqual(good);
@@ -56,6 +69,20 @@ describe('document jobs', () => {
     expect(() => parseDocumentJob({ ...good, sha256: 'x' })).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID' }));
     expect(() => parseDocumentJob(JSON.parse(`{"__proto__": {"op": "remove"}, ${JSON.stringify(good).slice(1)}`))).toThrow(/__proto__: unknown field/);
     expect(() => parseDocumentJob(null)).toThrow(/expected an object/);
+    expect(() => parseDocumentJob({ ...good, op: 'rebuild' })).toThrow(/op: expected "upsert", "refresh", "remove"/);
+    expect(() => parseDocumentJob({ ...good, op: 'REFRESH', extractor: 3 })).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID' }));
+  });
+
+  it('accepts a refresh job only with a sane extractor version, and no other job with one', () => {
+    const good: DocumentJob = { ...source('ok', 'text'), op: 'refresh', extractor: 3 };
+    expect(parseDocumentJob(good)).toEqual(good);
+    for (const extractor of [undefined, 0, -1, 2.5, '3', 1e9, null, Number.NaN]) {
+      expect(() => parseDocumentJob({ ...good, extractor })).toThrow(/extractor: a "refresh" job needs an integer/);
+    }
+    const { extractor: _, ...withoutVersion } = good;
+    expect(() => parseDocumentJob(withoutVersion)).toThrow(expect.objectContaining({ code: 'SCHEMA_INVALID' }));
+    expect(() => parseDocumentJob({ ...good, op: 'upsert' })).toThrow(/extractor: only a "refresh" job carries one/);
+    expect(() => parseDocumentJob({ ...good, op: 'remove' })).toThrow(/extractor/);
   });
 
   it('runs each job once, retries transient failures with backoff, dead-letters permanent ones at once', async () => {
@@ -129,5 +156,27 @@ describe('refreshing unchanged documents', () => {
     // A changed document is built as before, whatever the hook would say.
     store.stale.add('c/old');
     expect(await processDocumentJob(source('old', 'three\n\nfive'), store, fixtureHandlers())).toBe('written');
+  });
+
+  it('a refresh job refreshes a held document, and builds one whose content changed since it was enqueued', async () => {
+    const store = new RefreshingStore();
+    const kept = source('kept', 'one\n\ntwo');
+    await runInProcess({ jobs: [kept], store, handlers: fixtureHandlers() });
+    store.stale.add('c/kept');
+    const built: string[] = [];
+    const handlers = fixtureHandlers({ onStart: (job) => built.push(job.doc_id) });
+    const refresh: DocumentJob = { ...kept, op: 'refresh', extractor: 2 };
+    // Given with the build job of the same content, it still runs (a different id); one of the two refreshes.
+    const result = await runInProcess({ jobs: [kept, refresh], store, handlers });
+    expect([...result.outcomes.keys()].sort()).toEqual([documentJobId(kept), documentJobId(refresh)].sort());
+    expect([...result.outcomes.values()].sort()).toEqual(['refreshed', 'unchanged']);
+    store.stale.add('c/kept');
+    expect(await processDocumentJob(refresh, store, handlers)).toBe('refreshed');
+    expect(await processDocumentJob(refresh, store, handlers)).toBe('unchanged');
+    expect(built).toEqual([]);
+    // The file changed after the producer enqueued the refresh: the job carries the new hash, so the document is built.
+    expect(await processDocumentJob({ ...source('kept', 'one\n\nthree'), op: 'refresh', extractor: 2 }, store, handlers)).toBe('written');
+    expect(built).toEqual(['kept']);
+    expect(store.docs.get('c/kept')?.nodes.map((n) => n.text)).toEqual(['one', 'three']);
   });
 });

@@ -1,6 +1,6 @@
 /** DocTree jobs on BullMQ: idempotent document jobs, retries with backoff, dead letters, workers; the same handler in process. */
 export { documentJobId, parseDocumentJob } from './document-job.js';
-export type { DeadLetter, DocumentJob } from './document-job.js';
+export type { DeadLetter, DocumentJob, DocumentJobOp } from './document-job.js';
 export { isPermanentError, processDocumentJob } from './job-handlers.js';
 export type { DocumentJobHandlers, DocumentJobOutcome, JobStore } from './job-handlers.js';
 export { BULLMQ_PG_SCHEMA, queueConnection, redisDriverInstalled } from './queue-connection.js';

@@ -37,7 +37,9 @@ export type DocumentJobOutcome = 'written' | 'unchanged' | 'refreshed' | 'remove
 /**
  * Runs one job — the same function in a BullMQ worker and in process: a document the store already holds with this
  * hash is not built again (so a retried or duplicated job is harmless) — the store may refresh what it derives from it
- * ({@link JobStore.refreshUnchanged}) —, else the document is built and written in one transaction.
+ * ({@link JobStore.refreshUnchanged}) —, else the document is built and written in one transaction. `upsert` and
+ * `refresh` jobs run alike: a `refresh` job (enqueued for a document held unchanged whose metadata is stale) whose
+ * document changed since it was enqueued builds it, like an `upsert`.
  */
 export async function processDocumentJob<Doc>(job: DocumentJob, store: JobStore<Doc>, handlers: DocumentJobHandlers<Doc>, signal: AbortSignal = new AbortController().signal): Promise<DocumentJobOutcome> {
   if (job.op === 'remove') return (await store.removeDocument(job.collection, job.doc_id)) ? 'removed' : 'absent';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { DocumentQueue, redactUrl } from '@doctree/jobs';
 import type { DocumentJob, QueueCounts } from '@doctree/jobs';
-import { planChanges, scanInputDir } from '@doctree/pipeline';
+import { METADATA_EXTRACTOR_VERSION, metadataIsStale, planChanges, scanInputDir } from '@doctree/pipeline';
 import { escapeControlChars } from '@doctree/pipeline/command';
 import { DocTreeError } from '@doctree/schema';
 import type { PostgresCollectionStore } from '@doctree/store-postgres';
@@ -19,12 +19,18 @@ export interface CollectionEnqueueReport {
   /** Documents whose build was enqueued, by change. */
   added: string[];
   updated: string[];
+  /**
+   * Unchanged documents whose metadata an older extractor read: a `refresh` job was enqueued for each (the worker
+   * extracts their metadata again from the stored text, nothing rebuilt). Absent from reports of earlier versions.
+   */
+  refreshed: string[];
   /** Documents whose removal was enqueued (sync only). */
   removed: string[];
+  /** Unchanged documents with current metadata: no job. */
   unchanged: string[];
-  /** Jobs the queue already held (same document, same content): not added again. */
+  /** Jobs the queue already held (same document, same content; for a refresh, same extractor too): not added again. */
   already_queued: number;
-  /** Job ids, in the order above (added, updated, removed). */
+  /** Job ids, in the order the jobs were made: builds and refreshes in the order of the scan, then removals. */
   job_ids: string[];
   /** The queue's jobs by state after enqueuing. */
   counts: QueueCounts;
@@ -49,9 +55,11 @@ export interface EnqueueCollectionJobsOptions {
 
 /**
  * The producer side of distributed ingest: scans the input folder against the collection in the Postgres store (as
- * `collection sync` does), and enqueues one job per document to build (new, modified, failed; all with `force`) and —
- * for a sync — one per document to remove, with idempotent job ids (a second run while the jobs wait adds nothing).
- * Workers (`doctree worker --queue … --store … --collection NAME`) take them.
+ * `collection sync` does), and enqueues one job per document to build (new, modified, failed; all with `force`), one
+ * `refresh` job per unchanged document whose metadata an older extractor read (`metadataIsStale`; its id carries
+ * {@link METADATA_EXTRACTOR_VERSION}, so it is not the completed build job's, and a later extractor refreshes again)
+ * and — for a sync — one per document to remove, with idempotent job ids (a second run while the jobs wait adds
+ * nothing). Workers (`doctree worker --queue … --store … --collection NAME`) take them.
  */
 export async function enqueueCollectionJobs(options: EnqueueCollectionJobsOptions): Promise<CollectionEnqueueReport> {
   // The queue first: an unreachable queue (or a missing Redis driver) changes nothing in the store.
@@ -79,6 +87,7 @@ async function enqueueOn(queue: DocumentQueue, options: EnqueueCollectionJobsOpt
     queue: redactUrl(options.queueUrl),
     added: [],
     updated: [],
+    refreshed: [],
     removed: [],
     unchanged: [],
     already_queued: 0,
@@ -90,7 +99,14 @@ async function enqueueOn(queue: DocumentQueue, options: EnqueueCollectionJobsOpt
     if (p.file !== undefined && (options.force || p.change !== 'unchanged')) {
       jobs.push({ op: 'upsert', collection: options.name, doc_id: p.doc_id, path: p.file.absolute, sha256: p.file.sha256 });
       (p.change === 'modified' || p.change === 'unchanged' ? report.updated : report.added).push(p.doc_id);
-    } else if (p.change === 'unchanged') report.unchanged.push(p.doc_id);
+    } else if (p.change === 'unchanged') {
+      const row = rows.get(p.doc_id);
+      if (p.file !== undefined && row !== undefined && metadataIsStale(row)) {
+        // The job carries the content hash: a file changed before a worker takes it is built instead.
+        jobs.push({ op: 'refresh', collection: options.name, doc_id: p.doc_id, path: p.file.absolute, sha256: p.file.sha256, extractor: METADATA_EXTRACTOR_VERSION });
+        report.refreshed.push(p.doc_id);
+      } else report.unchanged.push(p.doc_id);
+    }
   }
   if (options.mode === 'sync') {
     for (const p of planned.filter((x) => x.change === 'deleted')) {
@@ -113,7 +129,7 @@ export function formatEnqueue(report: CollectionEnqueueReport, name: string): st
   return `${escapeControlChars(
     [
       `Enqueued ${report.input_dir} -> ${report.collection} on ${report.queue}`,
-      `  build: added ${report.added.length}, updated ${report.updated.length}; remove: ${report.removed.length}; unchanged ${report.unchanged.length}; already queued ${report.already_queued}`,
+      `  build: added ${report.added.length}, updated ${report.updated.length}; refresh metadata: ${report.refreshed.length}; remove: ${report.removed.length}; unchanged ${report.unchanged.length}; already queued ${report.already_queued}`,
       `  queue: ${c.waiting} waiting, ${c.active} active, ${c.delayed} delayed, ${c.completed} completed, ${c.failed} failed, ${c.dead} dead letter(s)`,
       `  workers take them: doctree worker --queue <url> --store <url> --collection ${name}`,
     ].join('\n'),

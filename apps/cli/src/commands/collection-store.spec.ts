@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocumentQueue } from '@doctree/jobs';
+import { DocumentQueue, documentJobId } from '@doctree/jobs';
+import { METADATA_EXTRACTOR_VERSION } from '@doctree/pipeline';
 import { CollectionStatusReportSchema, CollectionSyncReportSchema } from '@doctree/schema';
+import type { CollectionDocument } from '@doctree/schema';
+import { PostgresCollectionStore, PostgresStore } from '@doctree/store-postgres';
 import { announceSkip, serviceAvailability, startTestService } from '@doctree/store-postgres/testing';
 import type { TestService } from '@doctree/store-postgres/testing';
 import { captureIo } from '../__fixtures__/capture-io.js';
@@ -96,19 +99,45 @@ if (!availability.ok) announceSkip('doctree collection --store (PostgreSQL)', av
     expect(unusable.status).not.toBe(0);
     expect(`${unusable.out}${unusable.err}`).not.toContain('rq-pw');
 
-    // A new file: the sync enqueues one build job (and nothing for the unchanged ones); a second sync adds nothing.
+    // Alder's metadata as an older extractor wrote it (no extractor version recorded): stale, its content unchanged.
+    const rows = async (): Promise<Map<string, CollectionDocument>> => {
+      const db = await PostgresStore.open({ url: service!.url });
+      try {
+        const manifest = await new PostgresCollectionStore({ store: db, collection: 'mills', cacheDir: join(dir, 'spec-cache') }).readManifest();
+        return new Map(manifest!.documents.map((d) => [d.doc_id, d]));
+      } finally {
+        await db.close();
+      }
+    };
+    const current = await rows();
+    const db = await PostgresStore.open({ url: service!.url });
+    try {
+      await new PostgresCollectionStore({ store: db, collection: 'mills', cacheDir: join(dir, 'spec-cache') }).updateMetadata('alder_2021_10k', { metadata: { edited: [] } });
+    } finally {
+      await db.close();
+    }
+
+    // A new file: the sync enqueues one build job, one refresh job for the stale unchanged row and nothing for the
+    // current one; a second sync adds nothing.
     writeFileSync(join(dir, 'in', 'Cedar_2023_10K.md'), doc('Cedar Foods', 2023, 'oat milk'));
     const queueUrl = url;
     const first = await cli('collection', 'sync', '--store', url, '--collection', 'mills', '--queue', queueUrl, '--json');
     expect(first.status).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ format: 'doctree.collection-enqueue', added: ['cedar_2023_10k'], unchanged: ['alder_2021_10k', 'birch_2022_10k'], already_queued: 0, counts: { waiting: 1 } });
+    const enqueued = JSON.parse(first.out) as { job_ids: string[] };
+    expect(enqueued).toMatchObject({ format: 'doctree.collection-enqueue', added: ['cedar_2023_10k'], refreshed: ['alder_2021_10k'], unchanged: ['birch_2022_10k'], already_queued: 0, counts: { waiting: 2 } });
+    // The refresh job's id is not the completed build job's of the same content (which the queue may still hold).
+    const alder = current.get('alder_2021_10k')!;
+    const refreshJob = { op: 'refresh' as const, collection: 'mills', doc_id: 'alder_2021_10k', path: join(dir, 'in', 'Alder_2021_10K.md'), sha256: alder.sha256, extractor: METADATA_EXTRACTOR_VERSION };
+    expect(enqueued.job_ids).toContain(documentJobId(refreshJob));
+    const { extractor: _, ...buildJob } = refreshJob;
+    expect(enqueued.job_ids).not.toContain(documentJobId({ ...buildJob, op: 'upsert' }));
     const second = await cli('collection', 'sync', '--store', url, '--collection', 'mills', '--queue', queueUrl);
     expect(second.status).toBe(0);
-    expect(second.out).toContain('already queued 1');
+    expect(second.out).toContain('build: added 1, updated 0; refresh metadata: 1; remove: 0; unchanged 1; already queued 2');
     expect(second.out).toContain('doctree worker --queue <url> --store <url> --collection mills');
     const queue = await DocumentQueue.open({ url: queueUrl });
     try {
-      expect((await queue.counts()).waiting).toBe(1);
+      expect((await queue.counts()).waiting).toBe(2);
     } finally {
       await queue.close();
     }
@@ -117,26 +146,37 @@ if (!availability.ok) announceSkip('doctree collection --store (PostgreSQL)', av
     expect(after.out).toMatch(/Documents: {2}2/);
     expect(after.out).toMatch(/\[NEW\] cedar_2023_10k/);
 
-    // A worker takes the job; the document lands under the path sync records, so the next status finds nothing to do.
+    // A worker takes the jobs: the new document lands under the path sync records, so the next status finds nothing
+    // to do; the stale row gets its metadata back without a rebuild.
     const workerIo = captureIo(dir, { DOCTREE_EMBEDDER: 'hashing', DOCTREE_VECTOR_BACKEND: 'exact', DOCTREE_DATA_DIR: join(dir, 'data') });
     let stop: () => void = () => undefined;
     const running = workerCli(workerIo, ['--queue', queueUrl, '--store', url, '--collection', 'mills'], new Promise<void>((resolve) => (stop = resolve)));
     try {
-      for (let i = 0; i < 600 && !workerIo.out.includes('written cedar_2023_10k'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 600 && !(workerIo.out.includes('written cedar_2023_10k') && workerIo.out.includes('refreshed alder_2021_10k')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(workerIo.out).toMatch(/^written cedar_2023_10k \d+ ms$/m);
+      expect(workerIo.out).toMatch(/^refreshed alder_2021_10k \d+ ms$/m);
     } finally {
       stop();
       expect(await running).toBe(0);
     }
+    expect(workerIo.out).not.toContain('written alder_2021_10k');
     const built = await cli('collection', 'status', '--store', url, '--collection', 'mills', '--json');
     expect(CollectionStatusReportSchema.parse(JSON.parse(built.out))).toMatchObject({ documents: 3, pending: 0 });
+    const refreshed = (await rows()).get('alder_2021_10k')!;
+    expect(refreshed.metadata).toEqual(alder.metadata);
+    expect(refreshed.metadata.extractor).toBe(METADATA_EXTRACTOR_VERSION);
+    expect(refreshed).toMatchObject({ build_id: alder.build_id, indexed_at: alder.indexed_at, description: alder.description });
+    // Every row current now: the next sync enqueues nothing.
+    const third = await cli('collection', 'sync', '--store', url, '--collection', 'mills', '--queue', queueUrl, '--json');
+    expect(third.status).toBe(0);
+    expect(JSON.parse(third.out)).toMatchObject({ added: [], updated: [], refreshed: [], unchanged: ['alder_2021_10k', 'birch_2022_10k', 'cedar_2023_10k'], job_ids: [] });
 
     const doctor = await cli('doctor', '--store', url, '--queue', queueUrl, '--json');
     const checked = JSON.parse(doctor.out) as { store: { ok: boolean; detail: string }; queue: { ok: boolean; detail: string } };
     expect(checked.store).toMatchObject({ ok: true, detail: expect.stringMatching(/^PostgreSQL \d+.*pgvector \d/) });
     expect(checked.queue).toMatchObject({ ok: true, detail: expect.stringContaining('0 waiting, 0 active') });
 
-    const all = [ingest, status, ask, first, second, after, built, doctor, { out: workerIo.out, err: workerIo.err }].map((r) => `${r.out}${r.err}`).join('\n');
+    const all = [ingest, status, ask, first, second, after, built, third, doctor, { out: workerIo.out, err: workerIo.err }].map((r) => `${r.out}${r.err}`).join('\n');
     expect(all).not.toContain('col-pw-77');
   });
 });

@@ -32,8 +32,9 @@ function processStop(): WorkerStopSignal {
 /**
  * `doctree worker --queue URL --store postgres://… --collection NAME [--concurrency N]`: takes document jobs from
  * the queue (BullMQ on `redis://…`, or its PostgreSQL backend on `postgres://…`), builds each document as
- * `collection sync` does and commits it to the Postgres collection store in one transaction; one line per job
- * (`--json`: JSON lines). Runs until SIGINT / SIGTERM, finishing the jobs in progress. URLs also come from
+ * `collection sync` does and commits it to the Postgres collection store in one transaction. A document the store
+ * already holds with the job's content is not rebuilt; its metadata is extracted again when an older extractor read it
+ * (outcome `refreshed`: the refresh jobs `collection sync --queue` enqueues). One line per job (`--json`: JSON lines). Runs until SIGINT / SIGTERM, finishing the jobs in progress. URLs also come from
  * `DOCTREE_QUEUE` / `DOCTREE_STORE`; passwords are never printed.
  */
 export async function workerCli(io: CliIo, args: readonly string[], stop: WorkerStopSignal = processStop()): Promise<number> {
@@ -54,7 +55,7 @@ export async function workerCli(io: CliIo, args: readonly string[], stop: Worker
       if (json) io.stdout(`${JSON.stringify(event)}\n`);
       else io.stdout(`${event.outcome === 'failed' ? `failed (attempt ${event.attempt}${event.dead ? ', dead letter' : ''}): ${event.error?.code} ${event.error?.message}` : event.outcome} ${event.doc_id} ${Math.round(event.ms)} ms\n`);
     };
-    const worker = await runWorker({ queue, store: collectionJobStore(store), handlers: collectionJobHandlers({ store, config: config.config }), concurrency, onJob: report, ...(values.name ? { name: values.name as string } : {}) });
+    const worker = await runWorker({ queue, store: collectionJobStore(store, { config: config.config }), handlers: collectionJobHandlers({ store, config: config.config }), concurrency, onJob: report, ...(values.name ? { name: values.name as string } : {}) });
     io.stderr(`doctree worker on ${hostname()} (pid ${process.pid}): queue ${redactUrl(queue)}, store ${db.location}, collection ${collection}, concurrency ${concurrency}\n`);
     await stop;
     await worker.close();
