@@ -67,8 +67,10 @@ describe('mmrSummary', () => {
         text,
         fc.constantFrom('', 'revenue margin', 'Cash', 'İ K'),
         fc.constantFrom<MmrSummaryOptions>({}, { maxTokens: 14, minTokens: 5 }, { maxTokens: 40, minTokens: 10, lambda: 0.5 }, { maxTokens: 3, minTokens: 1 }),
-        (body, focus, bounds) => {
+        fc.boolean(),
+        (body, focus, bounds, remember) => {
           const options = { ...bounds, focus };
+          shared.remember = remember;
           const expected = referenceMmr(body, options);
           expect(mmrSummary(body, options)).toBe(expected);
           expect(mmrSummaryWith(body, options, shared)).toBe(expected);

@@ -27,6 +27,11 @@ interface SentenceTerms {
  * maps are shared: callers never change them. Bounded: cleared past `limit` sentences.
  */
 export class SentenceTermCache {
+  /**
+   * Whether sentences counted from now on are kept (default true). Sentences read once only (a section's own text,
+   * which no later section holds) need not be: fewer long-lived maps, less work for the garbage collector.
+   */
+  remember = true;
   readonly #entries = new Map<string, SentenceTerms>();
 
   constructor(private readonly limit = 200_000) {}
@@ -36,8 +41,10 @@ export class SentenceTermCache {
     if (entry === undefined) {
       const tf = termFrequencies(sentence);
       entry = { tf, norm: squaredNorm(tf) };
-      if (this.#entries.size >= this.limit) this.#entries.clear();
-      this.#entries.set(sentence, entry);
+      if (this.remember) {
+        if (this.#entries.size >= this.limit) this.#entries.clear();
+        this.#entries.set(sentence, entry);
+      }
     }
     return entry;
   }

@@ -14,8 +14,13 @@ export function contentHash(text: string): string {
  * subtree (a section that only holds sub-sections is summarised by them). Its {@link contentHash} is the gist's cache key.
  */
 export function sectionSummarySource(view: DocView, node: DocTreeNode): string {
+  return summarySourceOf(view, node).text;
+}
+
+/** {@link sectionSummarySource}, and whether it is the subtree. */
+function summarySourceOf(view: DocView, node: DocTreeNode): { text: string; subtree: boolean } {
   const own = view.ownText(node);
-  return own.trim().length >= 200 ? own : view.subtreeText(node);
+  return own.trim().length >= 200 ? { text: own, subtree: false } : { text: view.subtreeText(node), subtree: true };
 }
 
 /** Options of {@link buildExtractiveSummary}. */
@@ -39,13 +44,16 @@ export function buildExtractiveSummary(tree: DocTree, options: ExtractiveSummary
   const sentenceTerms = new SentenceTermCache();
   for (const node of tree.nodes) {
     if (node.role !== 'section') continue;
-    const source = sectionSummarySource(view, node);
+    const { text: source, subtree } = summarySourceOf(view, node);
+    // Sections come before their sub-sections: the sentences of a subtree are read again below, those of own text never.
+    sentenceTerms.remember = subtree;
     const gist = mmrSummaryWith(source, { minTokens, maxTokens, focus: node.title ?? '' }, sentenceTerms);
     sections.push({ node_id: node.node_id, title: node.title ?? '', gist, method: 'extractive', content_hash: contentHash(source), tokens: estimateTokens(gist) });
   }
   const root = view.node(tree.root_id)!;
   const topGists = sections.filter((s) => view.node(s.node_id)?.parent_id === root.node_id).map((s) => s.gist);
   const opening = tree.text.slice(0, 4000);
+  sentenceTerms.remember = false;
   const description = mmrSummaryWith([opening, ...topGists].join('\n'), { minTokens, maxTokens: maxTokens + 50, focus: root.title ?? '' }, sentenceTerms);
   return {
     format: 'doctree.summary',

@@ -238,12 +238,31 @@ export function topKeywords(text: string, k: number, df?: Map<string, number>, d
  * list of at most `k`: the order a stable sort of every term gives) instead of sorting the whole vocabulary.
  */
 export function keywordsOfFrequencies(tf: ReadonlyMap<string, number>, k: number, df?: ReadonlyMap<string, number>, docs = 1): string[] {
-  const scored = Array.from(tf, ([w, f]) => [w, (1 + Math.log(f)) * Math.log(1 + docs / (1 + (df?.get(w) ?? 0)))] as const);
+  // Both factors of a score depend on a small whole number (the term's count, its document frequency): computed once each.
+  const tfWeights = new Map<number, number>();
+  const idfWeights = new Map<number, number>();
+  const score = (w: string, f: number): number => {
+    let tfWeight = tfWeights.get(f);
+    if (tfWeight === undefined) tfWeights.set(f, (tfWeight = 1 + Math.log(f)));
+    const d = df?.get(w) ?? 0;
+    let idfWeight = idfWeights.get(d);
+    if (idfWeight === undefined) idfWeights.set(d, (idfWeight = Math.log(1 + docs / (1 + d))));
+    return tfWeight * idfWeight;
+  };
   const order = (x: readonly [string, number], y: readonly [string, number]): number => y[1] - x[1] || x[0].localeCompare(y[0]);
-  if (!Number.isSafeInteger(k) || k < 0) return scored.sort(order).slice(0, k).map(([w]) => w);
+  if (!Number.isSafeInteger(k) || k < 0) {
+    return Array.from(tf, ([w, f]) => [w, score(w, f)] as const)
+      .sort(order)
+      .slice(0, k)
+      .map(([w]) => w);
+  }
   const best: Array<readonly [string, number]> = [];
-  for (const entry of scored) {
-    if (best.length === k && (k === 0 || order(best[k - 1]!, entry) <= 0)) continue;
+  for (const [w, f] of tf) {
+    const s = score(w, f);
+    // A full list keeps its place unless the term scores above its last (or ties and sorts before it).
+    if (best.length === k && (k === 0 || s < best[k - 1]![1])) continue;
+    const entry = [w, s] as const;
+    if (best.length === k && order(best[k - 1]!, entry) <= 0) continue;
     // After every kept entry that ranks before it or equal (ties keep their first-seen order, as a stable sort does).
     let at = best.length;
     while (at > 0 && order(best[at - 1]!, entry) > 0) at--;
