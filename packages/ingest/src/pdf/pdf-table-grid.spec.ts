@@ -1,6 +1,6 @@
 import type { BBox } from '@doctree/schema';
 import type { PdfLine, PdfSpan } from './pdf-lines.js';
-import { groupRows, isNumericCell, lineFrags, wordCount } from './pdf-table-grid.js';
+import { groupRows, lineFrags, wordCount } from './pdf-table-grid.js';
 
 /** A span of `text` at x on the baseline y, 0.5 em per character wide. */
 function span(text: string, x: number, y: number, size = 9): PdfSpan {
@@ -18,15 +18,6 @@ describe('wordCount', () => {
   it('counts the runs of non-whitespace a `\\s+` split counts, Unicode spaces included', () => {
     const texts = ['', ' ', 'one', ' two  words ', 'a\tb\nc\u000bd\u000ce\rf', 'no\u00a0break', 'thin\u2009space\u3000ideographic', 'zero\u200bwidth', 'bom\ufeffhere', 'line\u2028para\u2029end', '\u1680ogham\u202fnarrow\u205fmath', '𝐀𝐁 𝐂'];
     for (const text of texts) expect([text, wordCount(text)]).toEqual([text, text.split(/\s+/).filter(Boolean).length]);
-  });
-});
-
-describe('isNumericCell', () => {
-  it('gives the same answer for a text asked about again', () => {
-    for (let round = 0; round < 2; round++) {
-      expect(isNumericCell(' 1,482 ')).toBe(true);
-      expect(isNumericCell('Total')).toBe(false);
-    }
   });
 });
 

@@ -53,20 +53,10 @@ export const SUFFIX_ONLY = /^(?:%|\)|%\))$/;
 
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
 
-/** Most cell texts {@link isNumericCell} remembers before it starts afresh (a bound on memory, not on correctness). */
-const NUMERIC_MEMO_SIZE = 20_000;
-/** Answers of {@link isNumericCell} by text: the detectors ask about the same fragment texts many times a page. */
-const numericMemo = new Map<string, boolean>();
-
 /** True for a numeric or nil table cell. */
 export function isNumericCell(text: string): boolean {
-  const known = numericMemo.get(text);
-  if (known !== undefined) return known;
   const t = text.trim();
-  const numeric = t.length > 0 && t.length <= 24 && (NUMERIC_CELL.test(t) || NIL_CELL.test(t));
-  if (numericMemo.size >= NUMERIC_MEMO_SIZE) numericMemo.clear();
-  numericMemo.set(text, numeric);
-  return numeric;
+  return t.length > 0 && t.length <= 24 && (NUMERIC_CELL.test(t) || NIL_CELL.test(t));
 }
 
 /** Words of a text: runs of non-whitespace (`text.split(/\s+/).filter(Boolean).length`, without the arrays). */
@@ -81,25 +71,8 @@ export function wordCount(text: string): number {
   return words;
 }
 
-/**
- * Fragments of each line already split (see {@link lineFrags}): the detectors group the same lines into rows
- * several times a page (each column, the whole page, again with the page's graphics). Lines are not changed once
- * built, and nothing changes a fragment after {@link lineFrags} made it, so the fragments are shared.
- */
-const fragsOfLine = new WeakMap<PdfLine, readonly TableFrag[]>();
-
-/** Splits a line into fragments at gaps wider than {@link FRAG_GAP_EM} font sizes (a new array each call). */
+/** Splits a line into fragments at gaps wider than {@link FRAG_GAP_EM} font sizes. */
 export function lineFrags(line: PdfLine): TableFrag[] {
-  let frags = fragsOfLine.get(line);
-  if (frags === undefined) {
-    frags = splitFrags(line);
-    fragsOfLine.set(line, frags);
-  }
-  return [...frags];
-}
-
-/** The fragments of {@link lineFrags}, computed. */
-function splitFrags(line: PdfLine): TableFrag[] {
   const spans = line.spans.length > 0 ? [...line.spans].sort((a, b) => a.bbox[0] - b.bbox[0]) : [];
   if (spans.length === 0) {
     return [{ text: line.text, x0: line.bbox[0], x1: line.bbox[2], y0: line.bbox[1], y1: line.bbox[3], size: line.size, bold: line.bold }];
