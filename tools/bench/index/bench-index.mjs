@@ -12,13 +12,14 @@
 //
 // Build comparison (--compare): buildDocIndex of another build of @doctree/index (a copy of packages/index/dist made
 // before a change, kept where `@doctree/*` still resolves, e.g. next to a node_modules link to the repository's) against
-// the current dist, in this one process, alternating (before, after) per document and repeat after a warm-up round.
-// Prints CPU ms per stage (measured around the summarizer, embedder and sparse backend calls; with --expose-gc each
-// build starts on a collected heap) and wall ms per stage (the manifest's timings_ms), the fastest of the repeats
-// summed over the documents, with the load average; and checks that both builds wrote the same bytes (every index
-// file; manifest.json without build_id, created_at and timings_ms). Exit status 1 when they differ.
+// the current dist. Each round builds every document once per build, each build in its own process (its own heap;
+// one unmeasured warm-up build first), the two alternating in order from round to round. Prints CPU ms per stage
+// (measured around the summarizer, embedder and sparse backend calls; all threads of the process, so the garbage
+// collector's helpers count) and wall ms per stage (the manifest's timings_ms), the fastest of the rounds summed over
+// the documents, with the load average; and checks that both builds wrote the same bytes (every index file;
+// manifest.json without build_id, created_at and timings_ms). Exit status 1 when they differ.
 //
-//   node --expose-gc tools/bench/index/bench-index.mjs --compare /tmp/before/dist [--docs DIR] [--repeat 5] [--warmup 1]
+//   node --expose-gc tools/bench/index/bench-index.mjs --compare /tmp/before/dist [--docs DIR] [--repeat 5]
 //     [--embedder sif] [--backend auto] [--work DIR] [--json]
 // --docs: a folder of ingested documents (`doctree ingest --out DIR`: DIR/<doc_id>/doctree.mm.json); default: the
 // dev PDFs, ingested as above.
@@ -26,8 +27,13 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { devSet, embedderByName, flag, importDist, ingestCached, median, option, root, workDir } from './bench-common.mjs';
 
+if (option('compare-child', undefined) !== undefined) {
+  process.exitCode = await compareChild(resolve(option('compare-child', '')));
+  process.exit();
+}
 if (option('compare', undefined) !== undefined) {
   process.exitCode = await compareBuilds(resolve(option('compare', '')));
   process.exit();
@@ -265,58 +271,76 @@ function stageMeter(variant) {
   };
 }
 
+/**
+ * One round of the --compare mode in a child process (`--compare-child DIST`): builds every document of `--docs-list`
+ * (a JSON array of folders) into `<work>/compare/<variant>/<doc>/` with that build of @doctree/index, after one
+ * unmeasured warm-up build of the first, and prints one JSON line of measurements per document. A process per round
+ * gives each variant its own heap: neither pays for the other's garbage or word vectors.
+ */
+async function compareChild(dist) {
+  const module = await import(new URL(`file://${join(dist, 'index.js')}`).href);
+  const variant = { embedder: await embedderByName(module, option('embedder', 'sif')), sparse: module.minisearchSparseBackend(), summarizer: new module.ExtractiveSummarizer() };
+  const docs = JSON.parse(option('docs-list', '[]'));
+  const backend = option('backend', 'auto');
+  const build = async (docDir) => {
+    const dir = join(workDir(), 'compare', option('variant', 'x'), docDir.split('/').pop());
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(docDir, 'doctree.mm.json'), join(dir, 'doctree.mm.json'));
+    globalThis.gc?.(); // with --expose-gc each build starts on a collected heap
+    const meter = stageMeter(variant);
+    const cpu = cpuMs();
+    const started = performance.now();
+    const built = await module.buildDocIndex(dir, { ...meter.options, backend, force: true });
+    const used = cpuMs() - cpu;
+    return { cpuMs: used, wallMs: performance.now() - started, stages: built.manifest.timings_ms, cpuStages: meter.stages(used) };
+  };
+  if (docs.length > 0) await build(docs[0]);
+  for (const docDir of docs) console.log(JSON.stringify({ doc: docDir.split('/').pop(), ...(await build(docDir)) }));
+  return 0;
+}
+
 /** The --compare mode (see the header): returns the exit status. */
 async function compareBuilds(beforeDist) {
   const asJson = flag('json');
   const log = asJson ? (...a) => console.error(...a) : (...a) => console.log(...a);
   const repeat = Number(option('repeat', '5'));
-  const warmup = Number(option('warmup', '1'));
-  const backend = option('backend', 'auto');
-  const embedderName = option('embedder', 'sif');
-  const variants = [];
-  for (const [name, module] of [
-    ['before', await import(new URL(`file://${join(beforeDist, 'index.js')}`).href)],
-    ['after', await importDist('index')],
-  ]) {
-    variants.push({ name, module, embedder: await embedderByName(module, embedderName), sparse: module.minisearchSparseBackend(), summarizer: new module.ExtractiveSummarizer() });
-  }
+  const variants = [
+    ['before', beforeDist],
+    ['after', join(root, 'packages', 'index', 'dist')],
+  ];
   const docs = await comparisonDocuments();
   const scratch = join(workDir(), 'compare');
   const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-  log(`build comparison: ${docs.length} documents, ${repeat} repeats (+${warmup} warm-up), embedder ${variants[1].embedder.id}, load average ${load()}`);
+  log(`build comparison: ${docs.length} documents, ${repeat} rounds per build (a process each, alternating), load average ${load()}`);
+  const runs = { before: new Map(), after: new Map() };
+  const passOn = ['embedder', 'backend', 'work'].flatMap((name) => (option(name, undefined) !== undefined ? [`--${name}`, option(name, '')] : []));
+  for (let r = 0; r < repeat; r++) {
+    for (const [name, dist] of r % 2 === 0 ? variants : [...variants].reverse()) {
+      const args = [...process.execArgv, fileURLToPath(import.meta.url), '--compare-child', dist, '--variant', name, '--docs-list', JSON.stringify(docs), ...passOn];
+      const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      if (child.status !== 0) {
+        console.error(`the ${name} build failed:\n${child.stderr}`);
+        return 2;
+      }
+      for (const line of child.stdout.trim().split('\n')) {
+        const { doc, ...measured } = JSON.parse(line);
+        runs[name].set(doc, [...(runs[name].get(doc) ?? []), measured]);
+      }
+    }
+    log(`  round ${r + 1}/${repeat} done, load average ${load()}`);
+  }
+  // The fastest of the rounds: the least disturbed on a shared machine.
+  const fastest = (values) => Math.min(...values);
+  const bests = (list, key) => Object.fromEntries(Object.keys(list[0][key]).map((stage) => [stage, fastest(list.map((x) => x[key][stage]))]));
+  const summarise = (list) => ({ cpuMs: fastest(list.map((x) => x.cpuMs)), wallMs: fastest(list.map((x) => x.wallMs)), stages: bests(list, 'stages'), cpuStages: bests(list, 'cpuStages') });
   const rows = [];
   let identical = true;
   for (const docDir of docs) {
     const doc = docDir.split('/').pop();
-    const runs = { before: [], after: [] };
-    for (let r = 0; r < warmup + repeat; r++) {
-      for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
-        const dir = join(scratch, v.name, doc);
-        rmSync(dir, { recursive: true, force: true });
-        mkdirSync(dir, { recursive: true });
-        copyFileSync(join(docDir, 'doctree.mm.json'), join(dir, 'doctree.mm.json'));
-        // With --expose-gc each build starts on a collected heap, so neither pays for the other's garbage.
-        globalThis.gc?.();
-        const meter = stageMeter(v);
-        const cpu = cpuMs();
-        const started = performance.now();
-        const built = await v.module.buildDocIndex(dir, { ...meter.options, backend, force: true });
-        const used = cpuMs() - cpu;
-        if (r >= warmup) runs[v.name].push({ cpuMs: used, wallMs: performance.now() - started, stages: built.manifest.timings_ms, cpuStages: meter.stages(used) });
-      }
-    }
     const differences = indexDifferences(join(scratch, 'before', doc, 'index'), join(scratch, 'after', doc, 'index'));
     if (differences.length > 0) identical = false;
-    // The fastest of the repeats: the least disturbed on a shared machine.
-    const fastest = (values) => Math.min(...values);
-    const bests = (list, key) => Object.fromEntries(Object.keys(list[0][key]).map((stage) => [stage, fastest(list.map((x) => x[key][stage]))]));
-    const summarise = (list) => ({
-      cpuMs: fastest(list.map((x) => x.cpuMs)),
-      wallMs: fastest(list.map((x) => x.wallMs)),
-      stages: bests(list, 'stages'),
-      cpuStages: bests(list, 'cpuStages'),
-    });
-    const row = { doc, before: summarise(runs.before), after: summarise(runs.after), differences };
+    const row = { doc, before: summarise(runs.before.get(doc)), after: summarise(runs.after.get(doc)), differences };
     rows.push(row);
     log(`  ${doc}: cpu ${row.before.cpuMs.toFixed(0)} -> ${row.after.cpuMs.toFixed(0)} ms${differences.length > 0 ? `, DIFFERENT: ${differences.join(', ')}` : ', same bytes'}`);
   }

@@ -345,13 +345,15 @@ export class SifEmbedder extends BaseEmbedder {
     for (const row of rows) {
       const factor = this.weight(row) * scales[row]!;
       const base = row * dimension;
-      // Four dimensions per step (the dimension, 100, is a multiple of 4): each sum[d] still adds the rows in order.
-      for (let d = 0; d < dimension; d += 4) {
+      // Four dimensions per step: each sum[d] still adds the same products in the same (row) order.
+      let d = 0;
+      for (; d + 3 < dimension; d += 4) {
         sum[d]! += factor * matrix[base + d]!;
         sum[d + 1]! += factor * matrix[base + d + 1]!;
         sum[d + 2]! += factor * matrix[base + d + 2]!;
         sum[d + 3]! += factor * matrix[base + d + 3]!;
       }
+      for (; d < dimension; d++) sum[d]! += factor * matrix[base + d]!;
     }
     const out = new Float32Array(dimension);
     if (rows.length === 0) return out;
