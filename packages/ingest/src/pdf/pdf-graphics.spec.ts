@@ -106,4 +106,12 @@ describe('colorLightness', () => {
     expect(colorLightness([0, 0, 0, 1])).toBe(0);
     expect(colorLightness([{ pattern: true }])).toBeUndefined();
   });
+
+  it('reads hex digits of either case and nothing that is not `#rrggbb`', () => {
+    expect(colorLightness(['#FF0000'])).toBe(0.299);
+    expect(colorLightness(['#00ff00'])).toBe(0.587);
+    expect(colorLightness(['#0000Ff'])).toBe(0.114);
+    expect(colorLightness(['#808080'])).toBe(0.299 * (128 / 255) + 0.587 * (128 / 255) + 0.114 * (128 / 255));
+    for (const bad of ['#fff', '#ggg000', '#0000000', 'ff0000', '#00 000', ' #000000']) expect([bad, colorLightness([bad])]).toEqual([bad, undefined]);
+  });
 });

@@ -119,6 +119,21 @@ interface State {
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
+/** Value of one hex digit (`0-9`, `a-f`, `A-F`); -1 for any other character. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  return -1;
+}
+
+/** The byte written by the two hex digits at `at`; -1 when either is not a hex digit. */
+function hexByte(text: string, at: number): number {
+  const hi = hexDigit(text.charCodeAt(at));
+  const lo = hexDigit(text.charCodeAt(at + 1));
+  return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+}
+
 /**
  * Lightness (0 black … 1 white) of a colour argument: pdf.js passes `#rrggbb` strings; plain
  * component arrays (gray, RGB) are read too. Undefined for patterns and unknown forms.
@@ -128,8 +143,13 @@ export function colorLightness(args: unknown): number | undefined {
   const first = list[0];
   let rgb: number[] | undefined;
   if (typeof first === 'string') {
-    const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(first);
-    if (hex) rgb = hex.slice(1).map((h) => Number.parseInt(h, 16) / 255);
+    // `#rrggbb` read digit by digit (a regex, three slices and three parseInt calls per colour operator before).
+    if (first.length === 7 && first.charCodeAt(0) === 35) {
+      const r = hexByte(first, 1);
+      const g = hexByte(first, 3);
+      const b = hexByte(first, 5);
+      if (r >= 0 && g >= 0 && b >= 0) rgb = [r / 255, g / 255, b / 255];
+    }
   } else if (list.length > 0 && list.every((v) => typeof v === 'number')) {
     const nums = list as number[];
     const max = nums.some((v) => v > 1) ? 255 : 1;
@@ -455,6 +475,18 @@ function isAxisRect(sub: SubPath): boolean {
 /** A 2D affine matrix from an operator argument, when it is one. */
 function matrixArg(value: unknown): number[] | undefined {
   if (!value || typeof value !== 'object') return undefined;
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    // Arrays and typed arrays (every matrix pdf.js passes) read by index, without copying them.
+    const items = value as ArrayLike<unknown>;
+    if (items.length < 6) return undefined;
+    const out: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const v = items[i];
+      if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+      out.push(v);
+    }
+    return out;
+  }
   const list = Array.from(value as ArrayLike<unknown>);
   return list.length >= 6 && list.slice(0, 6).every((v) => typeof v === 'number' && Number.isFinite(v)) ? (list.slice(0, 6) as number[]) : undefined;
 }

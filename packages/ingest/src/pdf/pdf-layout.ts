@@ -99,8 +99,15 @@ const TEXT_LINE_SHARE = 0.2;
 export function detectGutter(lines: readonly PdfLine[]): [number, number] | undefined {
   const all = lines.filter((l) => !l.vertical);
   if (all.length < 6) return undefined;
-  const minX = Math.floor(Math.min(...all.map((l) => l.bbox[0])));
-  const maxX = Math.ceil(Math.max(...all.map((l) => l.bbox[2])));
+  // Extremes by loops, not spreads of mapped arrays (this runs several times a page).
+  let left0 = Infinity;
+  let right0 = -Infinity;
+  for (const l of all) {
+    left0 = Math.min(left0, l.bbox[0]);
+    right0 = Math.max(right0, l.bbox[2]);
+  }
+  const minX = Math.floor(left0);
+  const maxX = Math.ceil(right0);
   const width = maxX - minX;
   if (width < 150) return undefined;
   const body = all.filter((l) => l.bbox[2] - l.bbox[0] >= TEXT_LINE_SHARE * width);

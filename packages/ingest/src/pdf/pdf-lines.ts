@@ -105,12 +105,19 @@ export function isBoldFontName(name: string | undefined): boolean {
   return name !== undefined && BOLD_NAME.test(cleanFontName(name));
 }
 
+/** Characters of a text that are not whitespace (`text.replace(/\s/g, '').length`, without the copy). */
+function nonSpaceChars(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (!isRegexSpace(text.charCodeAt(i))) n++;
+  return n;
+}
+
 /** Weight of a line for block splitting: every span bold, none, or a mix (a run-in heading). */
 export function lineWeight(line: PdfLine): 'bold' | 'regular' | 'mixed' {
   let bold = 0;
   let regular = 0;
   for (const span of line.spans) {
-    const chars = span.text.replace(/\s/g, '').length;
+    const chars = nonSpaceChars(span.text);
     if (span.bold) bold += chars;
     else regular += chars;
   }

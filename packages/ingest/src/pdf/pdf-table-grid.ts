@@ -309,23 +309,30 @@ function mergeContinuations(rows: GridRow[]): GridRow[] {
  */
 function mergeSymbolColumns(body: readonly TableRow[], columns: Array<[number, number]>): Array<[number, number]> {
   let cols = columns.map((c) => [...c] as [number, number]);
+  const frags = body.flatMap((row) => row.frags);
+  // The column of each body fragment, worked out again only when the columns change (not for every column asked).
+  let assigned: number[] | undefined;
   const texts = (c: number): string[] => {
+    assigned ??= frags.map((f) => columnOf(f, cols));
     const out: string[] = [];
-    for (const row of body) for (const f of row.frags) if (columnOf(f, cols) === c) out.push(f.text);
+    for (let k = 0; k < frags.length; k++) if (assigned[k] === c) out.push(frags[k]!.text);
     return out;
   };
   for (let c = 0; c < cols.length; ) {
     const inside = texts(c);
     if (inside.length === 0 && cols.length > 1) {
       cols.splice(c, 1);
+      assigned = undefined;
       continue;
     }
     if (c + 1 < cols.length && inside.every((t) => CURRENCY_ONLY.test(t))) {
       cols = [...cols.slice(0, c), [cols[c]![0], cols[c + 1]![1]], ...cols.slice(c + 2)];
+      assigned = undefined;
       continue;
     }
     if (c > 0 && inside.every((t) => SUFFIX_ONLY.test(t))) {
       cols = [...cols.slice(0, c - 1), [cols[c - 1]![0], cols[c]![1]], ...cols.slice(c + 1)];
+      assigned = undefined;
       c--;
       continue;
     }
