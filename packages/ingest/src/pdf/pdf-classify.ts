@@ -1,7 +1,7 @@
 import type { BBox, ContentBlock, OutlineEntry, PageSize } from '@doctree/schema';
 import { gridToHtml, tableToMarkdown } from '../mineru/html-table.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
-import { unionBox } from './pdf-lines.js';
+import { collapseSpaces, unionBox } from './pdf-lines.js';
 import { compactLevels, openAtTop } from '../enhancer/level-compaction.js';
 import { headingNumbering, isPageNumberText, listMarker, looksLikeEquation } from './pdf-patterns.js';
 import type { HeadingNumbering, ListMarker } from './pdf-patterns.js';
@@ -120,7 +120,7 @@ export function joinBlockLines(lines: readonly string[], vocabulary?: PdfVocabul
     }
     out += ' ' + next;
   }
-  return out.replace(/\u00ad/g, '').replace(/\s+/g, ' ').trim();
+  return collapseSpaces(out.includes('\u00ad') ? out.replace(/\u00ad/g, '') : out);
 }
 
 /** Document-wide context for {@link classifyBlocks}. */

@@ -179,6 +179,20 @@ export function isRegexSpace(code: number): boolean {
   );
 }
 
+/**
+ * `text.replace(/\s+/g, ' ').trim()`: whitespace runs as one space, none at the ends. A text whose only whitespace
+ * is single spaces between other characters (most texts) comes back as it is, without running the regex.
+ */
+export function collapseSpaces(text: string): string {
+  const n = text.length;
+  let clean = n > 0 && !isRegexSpace(text.charCodeAt(0)) && !isRegexSpace(text.charCodeAt(n - 1));
+  for (let i = 1; clean && i < n - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (isRegexSpace(c) && (c !== 32 || text.charCodeAt(i + 1) === 32 || isRegexSpace(text.charCodeAt(i + 1)))) clean = false;
+  }
+  return clean || n === 0 ? text : text.replace(/\s+/g, ' ').trim();
+}
+
 /** `/\s$/.test(text)` without scanning the text. */
 export const endsInSpace = (text: string): boolean => text.length > 0 && isRegexSpace(text.charCodeAt(text.length - 1));
 
@@ -213,7 +227,7 @@ export function lineFromSpans(spans: PdfSpan[]): PdfLine {
   const font = dominant(spans, (s) => s.font ?? '');
   const main = spans.reduce<PdfSpan | undefined>((best, s) => (!best || s.size > best.size ? s : best), undefined);
   const line: PdfLine = {
-    text: text.replace(/\s+/g, ' ').trim(),
+    text: collapseSpaces(text),
     bbox: unionBox(spans.map((s) => s.bbox)),
     baseline: round2(main?.baseline ?? spans[0]?.baseline ?? 0),
     size,

@@ -1,5 +1,5 @@
 import { YEAR_SOURCE, type BBox } from '@doctree/schema';
-import { endsInSpace, isRegexSpace, type PdfLine } from './pdf-lines.js';
+import { collapseSpaces, endsInSpace, isRegexSpace, type PdfLine } from './pdf-lines.js';
 import { parseCaptionLabel } from '../builder/labels.js';
 import { overlap1d } from './pdf-geometry.js';
 
@@ -83,7 +83,7 @@ export function lineFrags(line: PdfLine): TableFrag[] {
   let chars = 0;
   const close = (): void => {
     if (!current) return;
-    current.text = current.text.replace(/\s+/g, ' ').trim();
+    current.text = collapseSpaces(current.text);
     current.bold = chars > 0 && boldChars * 2 > chars;
     if (current.text) frags.push(current);
     current = undefined;
@@ -237,7 +237,7 @@ export function columnOf(frag: TableFrag, columns: ReadonlyArray<readonly [numbe
 
 /** Joins fragment texts of one cell. */
 export function joinCell(parts: readonly string[]): string {
-  return parts.join(' ').replace(/\s+/g, ' ').trim();
+  return collapseSpaces(parts.join(' '));
 }
 
 /** One table row as cells, with the fragments that made it (for label merging). */
