@@ -122,6 +122,29 @@ function checkedCombineWith(value: unknown): SparseCombineWith {
   return value;
 }
 
+/**
+ * Terms of short field values already analysed. A document's records repeat the same headings paths, titles and
+ * captions many times (every leaf of a section carries its path), so they are analysed once. MiniSearch only reads the
+ * returned terms (indexing and discarding), so one array serves every repeat. Bounded: cleared when full.
+ */
+const fieldTerms = new Map<string, string[]>();
+/** Most values kept in {@link fieldTerms}. */
+const FIELD_MEMO_LIMIT = 20_000;
+/** Longer values (paragraphs, whole pages) are analysed every time: they rarely repeat. */
+const FIELD_MEMO_MAX_LENGTH = 512;
+
+/** {@link analyzeText} of a field value, short values from {@link fieldTerms}. */
+function analyzeField(text: string): string[] {
+  if (text.length > FIELD_MEMO_MAX_LENGTH) return analyzeText(text);
+  let terms = fieldTerms.get(text);
+  if (terms === undefined) {
+    terms = analyzeText(text);
+    if (fieldTerms.size >= FIELD_MEMO_LIMIT) fieldTerms.clear();
+    fieldTerms.set(text, terms);
+  }
+  return terms;
+}
+
 /** The analyser is the whole pipeline: MiniSearch's term processor only passes terms through. */
 function miniSearchOptions(storeText: boolean): MiniSearchOptions<SparseDoc> {
   return {
@@ -133,7 +156,7 @@ function miniSearchOptions(storeText: boolean): MiniSearchOptions<SparseDoc> {
       // Stored filters are copied so that later changes by the caller do not leak into the index.
       return field === 'filters' && value !== undefined ? structuredClone(value) : value;
     },
-    tokenize: (text) => analyzeText(text),
+    tokenize: (text) => analyzeField(text),
     processTerm: (term) => term,
     autoVacuum: false,
   };
