@@ -25,7 +25,7 @@ Harbor Tools makes cordless drills and sells them in Europe and Asia.
 
 ## Liquidity
 
-Harbor Tools held cash of ${cash} at the end of the period and has no debt.
+Harbor Tools held cash of ${cash} when the period closed and has no debt.
 `;
 
 describe('Collection periods and open documents', () => {

@@ -27,7 +27,7 @@ Harbor Tools makes cordless drills and sells them in Europe and Asia.
 
 ## Liquidity
 
-Harbor Tools held cash at the end of the period and has no debt.
+Harbor Tools held cash when the period closed and has no debt.
 `;
 
 describe('refreshDocumentMetadata', () => {
