@@ -49,7 +49,9 @@ export interface AdaptPdfOptions {
   /**
    * Worker threads reading pages alongside this thread: `'auto'` (default) starts one per further core
    * (at most four) for documents of `WORKER_MIN_PAGES` (200) pages or more when the compiled worker script is available; a
-   * number forces that many (0 reads every page in this thread). The result is the same either way.
+   * number forces that many (0 reads every page in this thread). The result is the same either way. With 0 — what
+   * callers that read documents side by side, one per core, pass (collection builds, `ingest` of several files) — OCR
+   * also reads one batch of pages at a time: more `tesseract` processes than cores only slow each other down.
    */
   workers?: number | 'auto';
   /**
@@ -271,7 +273,9 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
         });
       } else {
         const ocrStart = performance.now();
-        const ocr = await ocrPages(bytes, textless, { filename, language: settings.ocrLanguage, ...(signal ? { signal } : {}) });
+        // A document read in this thread beside others (workers 0: one document per core) OCRs on its own core too.
+        const ocrConcurrency = settings.workers === 0 ? { concurrency: 1 } : {};
+        const ocr = await ocrPages(bytes, textless, { filename, language: settings.ocrLanguage, ...ocrConcurrency, ...(signal ? { signal } : {}) });
         settings.onOcr?.({ pages: textless.length, read: ocr.blocks.size, failed: ocr.failed.size, ms: performance.now() - ocrStart });
         for (const [pageIdx, pageBlocks] of ocr.blocks) {
           pages[pageIdx] = { ...pages[pageIdx]!, ocr: true };
