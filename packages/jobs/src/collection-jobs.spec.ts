@@ -1,3 +1,4 @@
+import { sampleFiling } from '@doctree/pipeline/testing';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,23 +57,7 @@ describeWithService('postgres', { title: 'collection jobs into the Postgres coll
   }, 120_000);
 });
 
-/** A made-up filing whose cover names its period. */
-const filing = (cover: string) => `<!-- page 1 -->
-
-# Harbor Tools
-
-${cover}
-
-## Overview
-
-Harbor Tools makes cordless drills and sells them in Europe and Asia.
-
-<!-- page 2 -->
-
-## Liquidity
-
-Harbor Tools held cash when the period closed and has no debt.
-`;
+const filing = (cover: string): string => sampleFiling(cover);
 
 describe('collection jobs into the file collection store', () => {
   let dir: string;

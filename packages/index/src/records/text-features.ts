@@ -72,7 +72,12 @@ export function hasNumbers(text: string): boolean {
  */
 export function termFrequencies(text: string): Map<string, number> {
   const tf = new Map<string, number>();
-  const lower = text.toLowerCase();
+  forEachTerm(text.toLowerCase(), (word) => tf.set(word, (tf.get(word) ?? 0) + 1));
+  return tf;
+}
+
+/** Calls `visit` with every term of lower-cased text that is no stopword, in text order: the term, its start and end (exclusive). */
+function forEachTerm(lower: string, visit: (word: string, start: number, end: number) => void): void {
   const length = lower.length;
   let i = 0;
   while (i < length) {
@@ -88,11 +93,10 @@ export function termFrequencies(text: string): Map<string, number> {
       else if (code !== AMPERSAND && code !== APOSTROPHE && code !== HYPHEN) break;
     }
     const word = lower.slice(i, last + 1);
-    if (!STOPWORDS.has(word)) tf.set(word, (tf.get(word) ?? 0) + 1);
+    if (!STOPWORDS.has(word)) visit(word, i, last + 1);
     // The characters between the term's end and `j` are `&'-` and the one at `j` is no word character: none starts a term.
     i = j;
   }
-  return tf;
 }
 
 /**
@@ -123,35 +127,17 @@ export class SliceTermCounter {
     this.#lower = text.toLowerCase();
     this.#positional = this.#lower.length === text.length;
     if (!this.#positional) return;
-    const lower = this.#lower;
-    const length = lower.length;
-    let i = 0;
-    while (i < length) {
-      if (!isLetterCode(lower.charCodeAt(i))) {
-        i++;
-        continue;
+    forEachTerm(this.#lower, (word, start, end) => {
+      let id = this.#idOf.get(word);
+      if (id === undefined) {
+        id = this.#terms.length;
+        this.#terms.push(word);
+        this.#idOf.set(word, id);
       }
-      let last = i;
-      let j = i + 1;
-      for (; j < length; j++) {
-        const code = lower.charCodeAt(j);
-        if (isLetterCode(code) || isDigitCode(code)) last = j;
-        else if (code !== AMPERSAND && code !== APOSTROPHE && code !== HYPHEN) break;
-      }
-      const word = lower.slice(i, last + 1);
-      if (!STOPWORDS.has(word)) {
-        let id = this.#idOf.get(word);
-        if (id === undefined) {
-          id = this.#terms.length;
-          this.#terms.push(word);
-          this.#idOf.set(word, id);
-        }
-        this.#starts.push(i);
-        this.#ends.push(last + 1);
-        this.#ids.push(id);
-      }
-      i = j;
-    }
+      this.#starts.push(start);
+      this.#ends.push(end);
+      this.#ids.push(id);
+    });
     this.#counts = new Int32Array(this.#terms.length);
   }
 

@@ -1,3 +1,4 @@
+import { sampleFiling } from '../testing/sample-filing.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,23 +11,7 @@ jest.setTimeout(120_000);
 
 const config = (dir: string) => resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' } } }).config;
 
-/** A made-up filing: the cover names its period, the rest is the same for every period (only the period tells them apart). */
-const filing = (cover: string, cash: string) => `<!-- page 1 -->
-
-# Harbor Tools
-
-${cover}
-
-## Overview
-
-Harbor Tools makes cordless drills and sells them in Europe and Asia.
-
-<!-- page 2 -->
-
-## Liquidity
-
-Harbor Tools held cash of ${cash} when the period closed and has no debt.
-`;
+const filing = (cover: string, cash: string): string => sampleFiling(cover, cash);
 
 describe('Collection periods and open documents', () => {
   let dir: string;

@@ -1,3 +1,4 @@
+import { sampleFiling } from '../testing/sample-filing.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,23 +13,7 @@ jest.setTimeout(120_000);
 
 const config = (dir: string) => resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' } } }).config;
 
-/** A made-up filing whose cover names its period. */
-const filing = (cover: string) => `<!-- page 1 -->
-
-# Harbor Tools
-
-${cover}
-
-## Overview
-
-Harbor Tools makes cordless drills and sells them in Europe and Asia.
-
-<!-- page 2 -->
-
-## Liquidity
-
-Harbor Tools held cash when the period closed and has no debt.
-`;
+const filing = (cover: string): string => sampleFiling(cover);
 
 describe('refreshDocumentMetadata', () => {
   let dir: string;
