@@ -95,8 +95,9 @@ export function mineruContentList(pageIdx: number): string {
 }
 
 /**
- * Stand-ins for `pdftoppm` and `tesseract` in `dir` (shell scripts): `pdftoppm` writes a blank grey page (after
- * `delaySeconds`) and logs each call to `<dir>/pdftoppm.log`; `tesseract` finds nothing. Put `dir` first on PATH.
+ * Stand-ins for `pdftoppm` and `tesseract` in `dir` (shell scripts): `pdftoppm` writes a blank grey page for every page
+ * of its `-f`…`-l` range (`<prefix>-<page>.pgm`, or `<prefix>.pgm` with `-singlefile`; after `delaySeconds`) and logs
+ * each page it renders to `<dir>/pdftoppm.log`; `tesseract` finds nothing. Put `dir` first on PATH.
  */
 export function writeOcrStandIns(dir: string, delaySeconds = 0): void {
   mkdirSync(dir, { recursive: true });
@@ -104,6 +105,19 @@ export function writeOcrStandIns(dir: string, delaySeconds = 0): void {
     writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
     chmodSync(join(dir, name), 0o755);
   };
-  script('pdftoppm', `for last in "$@"; do :; done\necho "$last" >> '${join(dir, 'pdftoppm.log')}'\n${delaySeconds > 0 ? `sleep ${delaySeconds}\n` : ''}printf 'P5\\n2 1\\n255\\n\\377\\377' > "$last.pgm"`);
+  const log = join(dir, 'pdftoppm.log');
+  script(
+    'pdftoppm',
+    [
+      'f=1; l=1; single=0',
+      'while [ $# -gt 2 ]; do case "$1" in -f) f=$2; shift;; -l) l=$2; shift;; -singlefile) single=1;; esac; shift; done',
+      // Each page is logged before the delay, so a test sees OCR under way while the renders are still to come.
+      `pause() { ${delaySeconds > 0 ? `sleep ${delaySeconds}` : ':'}; }`,
+      `if [ $single = 1 ]; then echo "$2" >> '${log}'; pause; printf 'P5\\n2 1\\n255\\n\\377\\377' > "$2.pgm"; exit 0; fi`,
+      `n=$f; while [ $n -le $l ]; do echo "$2-$n" >> '${log}'; n=$((n+1)); done`,
+      'pause',
+      `n=$f; while [ $n -le $l ]; do printf 'P5\\n2 1\\n255\\n\\377\\377' > "$2-$n.pgm"; n=$((n+1)); done`,
+    ].join('\n'),
+  );
   script('tesseract', `case "$1" in --version) echo 'tesseract 5.3.0';; --list-langs) printf 'List of available languages (1):\\neng\\n';; *) printf 'level\\tpage_num\\n';; esac`);
 }

@@ -188,7 +188,7 @@ describe('reliability: resource limits', () => {
     if (run.peakRssMb > 0) expect(run.peakRssMb).toBeLessThan(900);
   }, 120_000);
 
-  it(`caps OCR of ${FULL ? '10 000' : '40'} blank scanned pages (OCR_CAPPED), rendering one page at a time, leaving no render folder`, async () => {
+  it(`caps OCR of ${FULL ? '10 000' : '40'} blank scanned pages (OCR_CAPPED), rendering only the pages under the cap, leaving no render folder`, async () => {
     const dir = join(work, 'ocr');
     const bin = join(dir, 'bin');
     writeOcrStandIns(bin);
