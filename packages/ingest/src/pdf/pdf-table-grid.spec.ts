@@ -1,18 +1,5 @@
-import type { BBox } from '@doctree/schema';
-import type { PdfLine, PdfSpan } from './pdf-lines.js';
 import { groupRows, lineFrags, wordCount } from './pdf-table-grid.js';
-
-/** A span of `text` at x on the baseline y, 0.5 em per character wide. */
-function span(text: string, x: number, y: number, size = 9): PdfSpan {
-  const bbox: BBox = [x, y - 0.8 * size, x + 0.5 * size * text.length, y + 0.2 * size];
-  return { text, bbox, baseline: y, size, bold: false };
-}
-
-/** A line of spans. */
-function line(spans: PdfSpan[]): PdfLine {
-  const bbox: BBox = [Math.min(...spans.map((s) => s.bbox[0])), Math.min(...spans.map((s) => s.bbox[1])), Math.max(...spans.map((s) => s.bbox[2])), Math.max(...spans.map((s) => s.bbox[3]))];
-  return { text: spans.map((s) => s.text).join(' '), bbox, baseline: spans[0]!.baseline, size: spans[0]!.size, bold: false, spans };
-}
+import { line, span } from '../__fixtures__/pdf-spans.js';
 
 describe('wordCount', () => {
   it('counts the runs of non-whitespace a `\\s+` split counts, Unicode spaces included', () => {

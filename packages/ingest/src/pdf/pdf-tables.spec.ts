@@ -1,22 +1,11 @@
-import type { BBox } from '@doctree/schema';
-import type { PdfLine, PdfSpan } from './pdf-lines.js';
+import type { PdfSpan } from './pdf-lines.js';
 import { findBorderlessTables } from './pdf-borderless-tables.js';
 import { mergeRules } from './pdf-ruled-tables.js';
 import { groupRows, inferColumns, isNumericCell } from './pdf-table-grid.js';
 import { BorderlessTableMemo, findTables, peelTitleRows } from './pdf-tables.js';
 import type { PdfTableRegion } from './pdf-tables.js';
+import { line, span } from '../__fixtures__/pdf-spans.js';
 
-/** A span of `text` at x, on the baseline y, about 0.5 em per character wide. */
-function span(text: string, x: number, y: number, size = 9): PdfSpan {
-  const bbox: BBox = [x, y - 0.8 * size, x + 0.5 * size * text.length, y + 0.2 * size];
-  return { text, bbox, baseline: y, size, bold: false };
-}
-
-/** A line of spans. */
-function line(spans: PdfSpan[]): PdfLine {
-  const bbox: BBox = [Math.min(...spans.map((s) => s.bbox[0])), Math.min(...spans.map((s) => s.bbox[1])), Math.max(...spans.map((s) => s.bbox[2])), Math.max(...spans.map((s) => s.bbox[3]))];
-  return { text: spans.map((s) => s.text).join(' '), bbox, baseline: spans[0]!.baseline, size: spans[0]!.size, bold: false, spans };
-}
 
 /** A right-aligned amount ending at `right`. */
 const amount = (text: string, right: number, y: number): PdfSpan => span(text, right - 4.5 * text.length, y);
