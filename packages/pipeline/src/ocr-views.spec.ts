@@ -31,12 +31,16 @@ function slideTsv(): string {
 
 /**
  * Stand-ins for the OCR programs in `bin`, so the test does not depend on tesseract being installed: `pdftoppm` writes
- * a 2×1 grey PGM with one black pixel (ink) where it is told to, `tesseract` prints {@link slideTsv} for any image.
+ * a 2×1 grey PGM with one black pixel (ink) for each page it is told to render, `tesseract` prints {@link slideTsv} for any image.
  */
 function writeOcrStandIns(bin: string): void {
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'slide.tsv'), slideTsv());
-  writeFileSync(join(bin, 'pdftoppm'), `#!/bin/sh\nfor last in "$@"; do :; done\nprintf 'P5\\n2 1\\n255\\n\\000\\377' > "$last.pgm"\n`);
+  // Renders every page of its `-f`…`-l` range as `<prefix>-<page>.pgm`, as pdftoppm does.
+  writeFileSync(
+    join(bin, 'pdftoppm'),
+    `#!/bin/sh\nf=1; l=1\nwhile [ $# -gt 2 ]; do case "$1" in -f) f=$2; shift;; -l) l=$2; shift;; esac; shift; done\nn=$f; while [ $n -le $l ]; do printf 'P5\\n2 1\\n255\\n\\000\\377' > "$2-$n.pgm"; n=$((n+1)); done\n`,
+  );
   writeFileSync(join(bin, 'tesseract'), `#!/bin/sh\ncat '${join(bin, 'slide.tsv')}'\n`);
   chmodSync(join(bin, 'pdftoppm'), 0o755);
   chmodSync(join(bin, 'tesseract'), 0o755);

@@ -208,58 +208,54 @@ export async function ocrPages(bytes: Uint8Array, pages: readonly number[], opti
   try {
     const pdf = join(dir, 'input.pdf');
     await writeFile(pdf, bytes);
-    const ocrOne = async (pageIdx: number): Promise<void> => {
-      const page = String(pageIdx + 1);
-      const image = join(dir, `page-${page}`);
-      try {
-        // A grey PGM (raw pixels): a blank page is seen without tesseract, which takes ~0.3 s to find nothing on one.
-        await run(opts.pdftoppm, ['-f', page, '-l', page, '-r', String(opts.dpi), '-gray', '-singlefile', pdf, image], opts.timeoutMs);
-        if (!pgmHasInk(await readFile(`${image}.pgm`))) return;
-        const tsv = await run(opts.tesseract, [`${image}.pgm`, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs, tesseractEnv);
-        outcomes.set(pageIdx, blocksFromTesseractTsv(tsv, pageIdx, 72 / opts.dpi));
-      } catch (error) {
-        outcomes.set(pageIdx, { error: error instanceof Error ? error.message : String(error) });
-      } finally {
-        await rm(`${image}.pgm`, { force: true });
-      }
-    };
-    /** One batch: rendered by one pdftoppm run, its pages with ink read by one tesseract run (a list file of images). */
-    const ocrBatch = async (batch: readonly number[]): Promise<void> => {
-      if (batch.length === 1) return ocrOne(batch[0]!);
+    /**
+     * Reads one batch: one pdftoppm run renders its pages (`page-<n>.pgm`, n zero-padded to the width of the
+     * document's last page number), one tesseract run reads those with ink (a list file of them; a lone page directly).
+     * Throws when a program fails.
+     */
+    const readBatch = async (batch: readonly number[], files: string[]): Promise<void> => {
       const first = batch[0]! + 1;
-      const prefix = `batch-${first}`;
+      await run(opts.pdftoppm, ['-f', String(first), '-l', String(first + batch.length - 1), '-r', String(opts.dpi), '-gray', pdf, join(dir, 'page')], opts.timeoutMs * batch.length);
+      const wanted = new Set(batch);
+      const rendered = new Map<number, string>();
+      for (const name of await readdir(dir)) {
+        const match = /^page-(\d+)\.pgm$/.exec(name);
+        if (match === null || !wanted.has(Number(match[1]) - 1)) continue;
+        files.push(join(dir, name));
+        rendered.set(Number(match[1]) - 1, join(dir, name));
+      }
+      // A grey PGM (raw pixels): a blank page is seen without tesseract, which takes ~0.3 s to find nothing on one.
+      const inked: Array<{ pageIdx: number; image: string }> = [];
+      for (const pageIdx of batch) {
+        const image = rendered.get(pageIdx);
+        if (image === undefined) throw new Error(`pdftoppm did not render page ${pageIdx + 1}`);
+        if (pgmHasInk(await readFile(image))) inked.push({ pageIdx, image });
+      }
+      if (inked.length === 0) return;
+      let input = inked[0]!.image;
+      if (inked.length > 1) {
+        input = join(dir, `list-${first}.txt`);
+        files.push(input);
+        await writeFile(input, inked.map(({ image }) => image).join('\n') + '\n');
+      }
+      const tsv = await run(opts.tesseract, [input, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs * inked.length, tesseractEnv);
+      const byImage = tesseractTsvByImage(tsv);
+      inked.forEach(({ pageIdx }, i) => outcomes.set(pageIdx, blocksFromTesseractTsv(byImage.get(i + 1) ?? '', pageIdx, 72 / opts.dpi)));
+    };
+    /** One batch, its renders deleted afterwards; a batch that fails is read again page by page, a page that fails is reported. */
+    const ocrBatch = async (batch: readonly number[]): Promise<void> => {
       const files: string[] = [];
       try {
-        await run(opts.pdftoppm, ['-f', String(first), '-l', String(first + batch.length - 1), '-r', String(opts.dpi), '-gray', pdf, join(dir, prefix)], opts.timeoutMs * batch.length);
-        // pdftoppm names the renders `<prefix>-<page>.pgm`, the page number zero-padded to the width of the document's last.
-        const rendered = new Map<number, string>();
-        for (const name of await readdir(dir)) {
-          const match = /^batch-(\d+)-(\d+)\.pgm$/.exec(name);
-          if (match === null || Number(match[1]) !== first) continue;
-          files.push(join(dir, name));
-          rendered.set(Number(match[2]) - 1, join(dir, name));
+        await readBatch(batch, files);
+      } catch (error) {
+        if (batch.length === 1) {
+          outcomes.set(batch[0]!, { error: error instanceof Error ? error.message : String(error) });
+          return;
         }
-        const inked: Array<{ pageIdx: number; image: string }> = [];
-        for (const pageIdx of batch) {
-          const image = rendered.get(pageIdx);
-          if (image === undefined) throw new Error(`pdftoppm did not render page ${pageIdx + 1}`);
-          if (pgmHasInk(await readFile(image))) inked.push({ pageIdx, image });
-        }
-        if (inked.length === 0) return;
-        let input = inked[0]!.image;
-        if (inked.length > 1) {
-          input = join(dir, `${prefix}.txt`);
-          files.push(input);
-          await writeFile(input, inked.map(({ image }) => image).join('\n') + '\n');
-        }
-        const tsv = await run(opts.tesseract, [input, 'stdout', '-l', opts.language, '--psm', '3', 'tsv'], opts.timeoutMs * inked.length, tesseractEnv);
-        const byImage = tesseractTsvByImage(tsv);
-        inked.forEach(({ pageIdx }, i) => outcomes.set(pageIdx, blocksFromTesseractTsv(byImage.get(i + 1) ?? '', pageIdx, 72 / opts.dpi)));
-      } catch {
         for (const pageIdx of batch) {
           outcomes.delete(pageIdx);
           throwIfCancelled(opts.signal, opts.filename);
-          await ocrOne(pageIdx);
+          await ocrBatch([pageIdx]);
         }
       } finally {
         await Promise.all(files.map((file) => rm(file, { force: true })));
