@@ -196,6 +196,9 @@ export function collapseSpaces(text: string): string {
 /** `/\s$/.test(text)` without scanning the text. */
 export const endsInSpace = (text: string): boolean => text.length > 0 && isRegexSpace(text.charCodeAt(text.length - 1));
 
+/** `/^\s/.test(text)`, one character read. */
+export const startsWithSpace = (text: string): boolean => text.length > 0 && isRegexSpace(text.charCodeAt(0));
+
 /** Builds a line from spans already ordered left to right. */
 export function lineFromSpans(spans: PdfSpan[]): PdfLine {
   // Whether a space separates each span from the one before it (left to right on the page).
@@ -217,7 +220,7 @@ export function lineFromSpans(spans: PdfSpan[]): PdfLine {
       const p = order[k - 1]!;
       const space = Math.abs(i - p) === 1 ? apart[Math.max(i, p)]! : true;
       // Last and first characters read directly: `/\s$/` over the growing text rescans it at every span.
-      if (space && !endsInSpace(text) && !(span.text.length > 0 && isRegexSpace(span.text.charCodeAt(0)))) text += ' ';
+      if (space && !endsInSpace(text) && !startsWithSpace(span.text)) text += ' ';
     }
     text += span.text;
   }

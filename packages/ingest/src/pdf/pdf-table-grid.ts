@@ -1,5 +1,5 @@
 import { YEAR_SOURCE, type BBox } from '@doctree/schema';
-import { collapseSpaces, endsInSpace, isRegexSpace, type PdfLine } from './pdf-lines.js';
+import { collapseSpaces, endsInSpace, isRegexSpace, startsWithSpace, type PdfLine } from './pdf-lines.js';
 import { parseCaptionLabel } from '../builder/labels.js';
 import { overlap1d } from './pdf-geometry.js';
 
@@ -98,7 +98,7 @@ export function lineFrags(line: PdfLine): TableFrag[] {
       current = { text: span.text, x0: span.bbox[0], x1: span.bbox[2], y0: span.bbox[1], y1: span.bbox[3], size: span.size, bold: span.bold };
     } else {
       const apart = gap > SPACE_GAP_EM * size || gap < -0.5 * size || (span.spaceBefore === true && gap > -0.1 * size);
-      const spaced = endsInSpace(current.text) || (span.text.length > 0 && isRegexSpace(span.text.charCodeAt(0)));
+      const spaced = endsInSpace(current.text) || startsWithSpace(span.text);
       current.text += (apart && !spaced ? ' ' : '') + span.text;
       current.x1 = Math.max(current.x1, span.bbox[2]);
       current.y0 = Math.min(current.y0, span.bbox[1]);
