@@ -224,17 +224,7 @@ export function topKeywords(text: string, k: number, df?: Map<string, number>, d
  * list of at most `k`: the order a stable sort of every term gives) instead of sorting the whole vocabulary.
  */
 export function keywordsOfFrequencies(tf: ReadonlyMap<string, number>, k: number, df?: ReadonlyMap<string, number>, docs = 1): string[] {
-  // Both factors of a score depend on a small whole number (the term's count, its document frequency): computed once each.
-  const tfWeights = new Map<number, number>();
-  const idfWeights = new Map<number, number>();
-  const score = (w: string, f: number): number => {
-    let tfWeight = tfWeights.get(f);
-    if (tfWeight === undefined) tfWeights.set(f, (tfWeight = 1 + Math.log(f)));
-    const d = df?.get(w) ?? 0;
-    let idfWeight = idfWeights.get(d);
-    if (idfWeight === undefined) idfWeights.set(d, (idfWeight = Math.log(1 + docs / (1 + d))));
-    return tfWeight * idfWeight;
-  };
+  const score = (w: string, f: number): number => (1 + Math.log(f)) * Math.log(1 + docs / (1 + (df?.get(w) ?? 0)));
   const order = (x: readonly [string, number], y: readonly [string, number]): number => y[1] - x[1] || x[0].localeCompare(y[0]);
   if (!Number.isSafeInteger(k) || k < 0) {
     return Array.from(tf, ([w, f]) => [w, score(w, f)] as const)
