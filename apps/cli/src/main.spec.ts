@@ -106,6 +106,17 @@ describe('doctree doctor', () => {
       const text = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
       await run(['doctor'], text);
       expect(text.out).toMatch(/ok {3}ocr: tesseract 5\.3\.0 \(languages: eng, osd; uses eng\), pdftoppm 22\.12\.0 - pages without a text layer are OCRed/);
+
+      // The configured OCR languages (ingest.ocr.language) must be installed: doctor names the package that is missing.
+      const configFile = join(bin, 'doctree.config.json');
+      writeFileSync(configFile, JSON.stringify({ ingest: { ocr: { language: 'eng+deu', dpi: 300 } } }));
+      const german = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
+      await run(['doctor', '--json', '--config', configFile], german);
+      expect(JSON.parse(german.out).ocr).toMatchObject({ available: false, language: 'eng+deu', hint: 'tesseract has no language data for deu. Fix: sudo apt-get install tesseract-ocr-deu' });
+      writeFileSync(configFile, JSON.stringify({ ingest: { ocr: { dpi: 300 } } }));
+      const sharper = captureIo({ DOCTREE_EMBEDDER: 'hashing', PATH: bin });
+      await run(['doctor', '--json', '--config', configFile], sharper);
+      expect(JSON.parse(sharper.out).ocr.effect).toMatch(/OCRed at 300 dpi/);
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }

@@ -85,6 +85,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
           json: Boolean(values.json),
           ...(values.password ? { password: values.password as string } : {}),
           limits: config.config.ingest.limits,
+          ocr: config.config.ingest.ocr,
         };
         // A folder stands for the PDFs, Markdown and content_list.json files directly inside it.
         const inputs = expandIngestInputs(given);

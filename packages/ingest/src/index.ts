@@ -9,7 +9,7 @@ export type { PdfPageSpec, PdfShape, PdfTextRun, SimplePdfOptions, SimplePdfOutl
 export { adaptPdf, ADAPT_PDF_DEFAULTS, PDF_ADAPTER_GENERATOR } from './pdf/pdf-adapter.js';
 export type { AdaptPdfOptions, PdfOcrStats } from './pdf/pdf-adapter.js';
 export { extractPdfPages, iteratePdfPages } from './pdf/pdf-text-layer.js';
-export { checkOcr, missingOcrPrograms, OCR_INSTALL_HINT, OCR_PROGRAMS } from './pdf/pdf-ocr.js';
+export { assertOcrOptions, checkOcr, missingOcrLanguages, missingOcrPrograms, OCR_DPI_RANGE, OCR_INSTALL_HINT, OCR_PROGRAMS, tesseractLanguagePackages } from './pdf/pdf-ocr.js';
 export type { CheckOcrOptions, OcrCheck } from './pdf/pdf-ocr.js';
 export type { ExtractPdfPagesOptions } from './pdf/pdf-text-layer.js';
 export type { PdfLine, PdfLinePiece, PdfPageText, PdfSpan } from './pdf/pdf-lines.js';
@@ -54,8 +54,10 @@ export {
   DEFAULT_MAX_PAGES,
   DEFAULT_MAX_STREAM_BYTES,
   ingestLimitsFromConfig,
+  ingestOcrFromConfig,
+  ingestOptionsFromConfig,
 } from './limits.js';
-export type { IngestLimitOptions, InputSizeKind } from './limits.js';
+export type { IngestLimitOptions, IngestOcrOptions, InputSizeKind } from './limits.js';
 export { scanPdfStreams } from './pdf/pdf-stream-guard.js';
 export { hasRtl, logicalOrder, logicalRtlText, normalizePresentationForms, visualToLogicalLine } from './pdf/rtl-text.js';
 export type { PdfStreamScan, ScanPdfStreamsOptions } from './pdf/pdf-stream-guard.js';

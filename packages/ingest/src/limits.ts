@@ -1,5 +1,5 @@
 import { INGEST_LIMIT_DEFAULTS } from '@doctree/schema';
-import type { IngestLimitsConfig } from '@doctree/schema';
+import type { IngestConfig, IngestLimitsConfig, IngestOcrConfig } from '@doctree/schema';
 
 /**
  * Resource limits of ingestion, each with a safe default and an option to raise it (see `docs/reliability.md`).
@@ -74,4 +74,33 @@ export function ingestLimitsFromConfig(limits: IngestLimitsConfig): IngestLimitO
     maxDecodedRatio: limits.max_decoded_ratio,
     maxImagePixels: limits.max_image_pixels,
   };
+}
+
+/** How pages without a text layer are OCRed (`ingest.ocr` of the configuration; defaults `INGEST_OCR_DEFAULTS`). */
+export interface IngestOcrOptions {
+  /** OCR pages without a text layer when `tesseract` and `pdftoppm` are on PATH (default true). */
+  ocr?: boolean;
+  /** Tesseract language(s), e.g. `eng` or `eng+deu` (default `eng`); each needs its data (`tesseract-ocr-<lang>`). */
+  ocrLanguage?: string;
+  /** Resolution pages are rendered at for OCR, 72–600 dpi (default 200): lower is faster and reads fewer words. */
+  ocrDpi?: number;
+}
+
+/** The OCR options of `ingestFile` / `ingestFiles` from the `ingest.ocr` section of a resolved configuration. */
+export function ingestOcrFromConfig(ocr: IngestOcrConfig): IngestOcrOptions {
+  return { ocr: ocr.enabled, ocrLanguage: ocr.language, ocrDpi: ocr.dpi };
+}
+
+/**
+ * Every option of `ingestFile` / `ingestFiles` the configuration's `ingest` section sets: the resource limits
+ * ({@link ingestLimitsFromConfig}) and OCR ({@link ingestOcrFromConfig}).
+ *
+ * @example
+ * ```ts
+ * const { config } = resolveConfig({ file: { ingest: { ocr: { language: 'eng+deu' } } } });
+ * await ingestFile('scan.pdf', { outDir: 'data/x', ...ingestOptionsFromConfig(config.ingest) });
+ * ```
+ */
+export function ingestOptionsFromConfig(ingest: IngestConfig): IngestLimitOptions & IngestOcrOptions {
+  return { ...ingestLimitsFromConfig(ingest.limits), ...ingestOcrFromConfig(ingest.ocr) };
 }

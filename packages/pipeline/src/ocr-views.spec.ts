@@ -103,4 +103,13 @@ function writeOcrStandIns(bin: string): void {
     expect(run.answer.pages).toEqual([2]);
     expect(run.answer.support.map((s) => [s.node_id, s.page, s.snippet])).toEqual([[id, 2, 'Zanzibar terminal throughput rose 14 percent in 2023']]);
   });
+
+  it('follows ingest.ocr of the configuration: turned off, the slide stays empty and the warning says why', async () => {
+    const off = resolveConfig({ overrides: { data_dir: join(dir, 'data-off'), embedder: { kind: 'hashing' } }, file: { ingest: { ocr: { enabled: false } } } }).config;
+    const prepared = await prepareDocument(pdf, { config: off });
+    expect(prepared.ingestSummary?.ocr).toBeUndefined();
+    expect(prepared.index.tree.nodes.some((n) => n.text.includes('Zanzibar'))).toBe(false);
+    const tree = JSON.parse(readFileSync(join(prepared.docDir, 'doctree.mm.json'), 'utf8')) as { warnings: Array<{ code: string; message: string }> };
+    expect(tree.warnings.find((w) => w.code === 'OCR_UNAVAILABLE')?.message).toBe('1 page(s) have no text layer and OCR was turned off; they stay empty: 2.');
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DEFAULT_MAX_INPUT_BYTES, DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, ingestLimitsFromConfig, isValidDocId, readInputFile, removeStaleTempFiles, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
+import { DEFAULT_MAX_INPUT_BYTES, DOC_FILES, detectInputKind, docIdFromFilename, ingestFile, ingestLimitsFromConfig, ingestOcrFromConfig, isValidDocId, readInputFile, removeStaleTempFiles, type IngestInputKind, type IngestProgress, type IngestSummary } from '@doctree/ingest';
 import { createChatClient } from '@doctree/agents';
 import { assertVectorIndexFactory, buildDocIndex, INDEX_DIR, LlmSummarizer, loadDocIndex, readManifestIfValid, sha256Hex, type DocIndex, type IndexProgress, type LlmSummaryFallback, type LlmSummaryStats, type SparseBackend, type VectorIndexFactory } from '@doctree/index';
 import { DocTreeError, resolveConfig, type ChatModelClient, type DocTreeConfig, type Embedder, type IndexManifest } from '@doctree/schema';
@@ -160,6 +160,7 @@ export async function prepareDocument(input: string, options: PrepareDocumentOpt
       const result = await ingestFile(inputPath, {
         outDir,
         ...limits,
+        ...ingestOcrFromConfig(config.ingest.ocr),
         ...(options.docId !== undefined ? { docId: options.docId } : {}),
         ...(options.password !== undefined ? { password: options.password } : {}),
         ...(options.middlePath !== undefined ? { middlePath: options.middlePath } : {}),

@@ -102,3 +102,20 @@ describe('domain pack setting', () => {
     expect(resolveConfig({ env: { DOCTREE_DOMAIN_PACK: 'finance' } }).config.domain.pack).toBe('finance');
   });
 });
+
+describe('OCR settings (ingest.ocr)', () => {
+  it('defaults to English at 200 dpi, turned on, and takes other languages and resolutions from the file', () => {
+    expect(resolveConfig({ env: {} }).config.ingest.ocr).toEqual({ enabled: true, language: 'eng', dpi: 200 });
+    const { config } = resolveConfig({ file: { ingest: { ocr: { language: 'deu+eng', dpi: 300 } } }, env: {} });
+    expect(config.ingest.ocr).toEqual({ enabled: true, language: 'deu+eng', dpi: 300 });
+    expect(config.ingest.limits.max_ocr_pages).toBe(500);
+  });
+
+  it('refuses a language that is not tesseract language names and a resolution out of range, naming the key', () => {
+    for (const ocr of [{ language: '../tessdata/x' }, { language: 'eng --oem 0' }, { language: '' }, { dpi: 30 }, { dpi: 1200 }, { dpi: 150.5 }]) {
+      expect(() => resolveConfig({ file: { ingest: { ocr } }, filePath: 'doctree.config.json', env: {} })).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/ingest\.ocr\.(language|dpi)/) }),
+      );
+    }
+  });
+});

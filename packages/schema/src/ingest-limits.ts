@@ -35,8 +35,37 @@ export const IngestLimitsConfigSchema = z.object({
 });
 export type IngestLimitsConfig = z.infer<typeof IngestLimitsConfigSchema>;
 
+/** Defaults of {@link IngestOcrConfigSchema}, shared with `@doctree/ingest`. */
+export const INGEST_OCR_DEFAULTS = Object.freeze({
+  /** OCR pages without a text layer when `tesseract` and `pdftoppm` are on PATH. */
+  enabled: true,
+  /** Tesseract language(s), `+`-joined (`eng`, `deu`, `eng+fra`); each needs its data (Debian `tesseract-ocr-<lang>`). */
+  language: 'eng',
+  /**
+   * Resolution pages are rendered at for OCR. Lower is faster and reads fewer words: on 52 text-layer pages rasterised
+   * at 96 dpi (slide-deck quality), 144 dpi took 19 % less CPU than 200 and found 0.8 pp fewer of the text layer's
+   * words, 120 dpi 30 % less and 1.5 pp fewer (`tools/bench/ingest/bench-ocr-resolution.mjs`).
+   */
+  dpi: 200,
+});
+
+/**
+ * Tesseract language names joined by `+` (`eng`, `chi_sim`, `eng+deu`): letters, digits and `_` only, so a configured
+ * value can never name a path or another option.
+ */
+export const OCR_LANGUAGE_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\+[A-Za-z][A-Za-z0-9_]*)*$/;
+
+/** `ingest.ocr`: OCR of pages without a text layer (see {@link INGEST_OCR_DEFAULTS}). */
+export const IngestOcrConfigSchema = z.object({
+  enabled: z.boolean().default(INGEST_OCR_DEFAULTS.enabled),
+  language: z.string().regex(OCR_LANGUAGE_PATTERN, 'tesseract language names joined by "+", e.g. "eng" or "eng+deu"').default(INGEST_OCR_DEFAULTS.language),
+  dpi: z.number().int().min(72).max(600).default(INGEST_OCR_DEFAULTS.dpi),
+});
+export type IngestOcrConfig = z.infer<typeof IngestOcrConfigSchema>;
+
 /** `ingest`: settings of ingestion. */
 export const IngestConfigSchema = z.object({
   limits: IngestLimitsConfigSchema.default(IngestLimitsConfigSchema.parse({})),
+  ocr: IngestOcrConfigSchema.default(IngestOcrConfigSchema.parse({})),
 });
 export type IngestConfig = z.infer<typeof IngestConfigSchema>;

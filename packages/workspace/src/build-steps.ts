@@ -154,6 +154,7 @@ export async function parseWorkspace(ctx: WorkspaceContext, options: { force?: b
     try {
       const { summary, reused } = await parseSource(ctx.paths, source, {
         ...ctx.options.ingestLimits,
+        ...ctx.options.ingestOcr,
         ...(options.force ? { force: true } : {}),
         ...(ctx.options.pdfWorkers !== undefined ? { pdfWorkers: ctx.options.pdfWorkers } : {}),
         ...(ctx.options.signal ? { signal: ctx.options.signal } : {}),

@@ -1,6 +1,6 @@
 import { DocTreeError, resolveConfig, type ChatModelClient, type Embedder, type LlmConfig } from '@doctree/schema';
 import { createEmbedder } from '@doctree/index';
-import type { IngestLimitOptions } from '@doctree/ingest';
+import type { IngestLimitOptions, IngestOcrOptions } from '@doctree/ingest';
 import { Bm25FileSchema, Bm25Index } from './bm25.js';
 import { ChildRecordSchema, ParentRecordSchema, type ChildRecord, type ParentRecord } from './chunk-records.js';
 import { workspaceConfigHash, WorkspaceConfigSchema, type WorkspaceConfig } from './config.js';
@@ -27,6 +27,8 @@ export interface EvidenceWorkspaceOptions {
   retriever?: EvidenceRetriever;
   /** Resource limits of parsing. */
   ingestLimits?: IngestLimitOptions;
+  /** OCR of pages without a text layer when parsing (`ingest.ocr` of the configuration through `ingestOcrFromConfig`). */
+  ingestOcr?: IngestOcrOptions;
   /** Page worker threads when parsing PDFs (default: `ingestFile`'s). */
   pdfWorkers?: number | 'auto';
   /** Called with each warning as it happens. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ContentListSchema, DocTreeError, type ContentList } from '@doctree/schema';
-import { DOC_FILES, ingestFile, type IngestLimitOptions } from '@doctree/ingest';
+import { DOC_FILES, ingestFile, type IngestLimitOptions, type IngestOcrOptions } from '@doctree/ingest';
 import { readJsonIfPresent, writeJsonAtomic } from './io.js';
 import type { WorkspacePaths } from './layout.js';
 import type { SourceRecord } from './sources.js';
@@ -85,7 +85,7 @@ export async function readParsedContent(paths: WorkspacePaths, docUid: string): 
 }
 
 /** Options of {@link parseSource}. */
-export interface ParseSourceOptions extends IngestLimitOptions {
+export interface ParseSourceOptions extends IngestLimitOptions, IngestOcrOptions {
   /** Page worker threads of a PDF (`'auto'`, the default of `ingestFile`, or a count; 0: this thread). */
   pdfWorkers?: number | 'auto';
   /** Parse again even when the parsed copy matches the file's hash. Default false. */

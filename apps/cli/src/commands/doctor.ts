@@ -93,7 +93,8 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
   const llm = config.config.llm;
   const problems: string[] = [];
   const embedder = embedderStatus(config.config.embedder.kind);
-  const ocr = await checkOcr(options.path !== undefined ? { path: options.path } : {});
+  // The languages `ingest.ocr.language` asks for must be installed; with OCR turned off nothing is checked beyond the programs.
+  const ocr = await checkOcr({ language: config.config.ingest.ocr.language, ...(options.path !== undefined ? { path: options.path } : {}) });
   if (!embedder.available) problems.push(`embedder ${embedder.kind}: ${embedder.detail}`);
   if (!supported) problems.push(`Node ${process.versions.node} is older than ${MIN_NODE.join('.')}`);
   if (!pdf.ok) problems.push(`PDF engine: ${pdf.error ?? 'not working'}`);
@@ -150,8 +151,10 @@ export async function buildDoctorReport(config: CliConfig, options: DoctorOption
       ...(ocr.tesseract?.version ? { tesseract_version: ocr.tesseract.version } : {}),
       ...(ocr.tesseract ? { languages: ocr.tesseract.languages } : {}),
       ...(ocr.pdftoppm?.version ? { pdftoppm_version: ocr.pdftoppm.version } : {}),
-      effect: ocr.available
-        ? 'pages without a text layer are OCRed (their text feeds the tree, BM25 and dense indexes)'
+      effect: !config.config.ingest.ocr.enabled
+        ? 'OCR is turned off (ingest.ocr.enabled false): pages without a text layer stay empty (OCR_UNAVAILABLE warning at ingest)'
+        : ocr.available
+        ? `pages without a text layer are OCRed at ${config.config.ingest.ocr.dpi} dpi (their text feeds the tree, BM25 and dense indexes)`
         : 'pages without a text layer stay empty (OCR_UNAVAILABLE or OCR_FAILED warning at ingest): nothing on them can be found',
       ...(ocr.problem ? { hint: ocr.problem } : {}),
     },

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
-import { docIdFromFilename, ingestFile, ingestFiles, ingestLimitsFromConfig, type IngestedFile, type IngestResult } from '@doctree/ingest';
+import { docIdFromFilename, ingestFile, ingestFiles, ingestLimitsFromConfig, ingestOcrFromConfig, type IngestedFile, type IngestResult } from '@doctree/ingest';
 import { assertOutputTarget, escapeControlChars, isInsideFolder, realPathOf, reportCommandFailure } from '@doctree/pipeline/command';
-import { DocTreeError, type IngestLimitsConfig } from '@doctree/schema';
+import { DocTreeError, type IngestLimitsConfig, type IngestOcrConfig } from '@doctree/schema';
 import type { CliIo } from '../cli-context.js';
 import { createProgress } from '../progress.js';
 
@@ -18,6 +18,8 @@ export interface IngestCommandOptions {
   json: boolean;
   /** Resource limits (`ingest.limits` of the configuration); default the built-in ones. */
   limits?: IngestLimitsConfig;
+  /** OCR of pages without a text layer (`ingest.ocr` of the configuration); default the built-in settings. */
+  ocr?: IngestOcrConfig;
 }
 
 /** Options of {@link ingestFilesCommand}: those of {@link IngestCommandOptions} for several inputs (no `docId`, `middle`). */
@@ -63,6 +65,7 @@ export async function ingestFilesCommand(io: CliIo, options: IngestFilesCommandO
     outDir: options.outDir,
     report: options.report,
     ...(options.limits ? ingestLimitsFromConfig(options.limits) : {}),
+    ...(options.ocr ? ingestOcrFromConfig(options.ocr) : {}),
     concurrency: options.jobs ?? 'auto',
     ...(options.password ? { password: options.password } : {}),
     // A capped --jobs is said on stderr like the command's other notes (not as a Node process warning).
@@ -106,6 +109,7 @@ export async function ingestCommand(io: CliIo, options: IngestCommandOptions): P
     outDir: options.outDir,
     report: options.report,
     ...(options.limits ? ingestLimitsFromConfig(options.limits) : {}),
+    ...(options.ocr ? ingestOcrFromConfig(options.ocr) : {}),
     ...(options.docId ? { docId: options.docId } : {}),
     ...(options.password ? { password: options.password } : {}),
     ...(options.middle ? { middlePath: options.middle } : {}),

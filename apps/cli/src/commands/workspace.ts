@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { createChatClient } from '@doctree/agents';
+import { ingestLimitsFromConfig, ingestOcrFromConfig } from '@doctree/ingest';
 import { DocTreeError, type ChatModelClient, type DocTreeConfigInput } from '@doctree/schema';
 import * as ws from '@doctree/workspace';
 import { escapeControlChars } from '@doctree/pipeline/command';
@@ -81,7 +82,14 @@ export async function workspaceCli(io: CliIo, argv: readonly string[]): Promise<
 
   const root = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
   const chat = sub === 'query' || sub === 'audit' || sub === 'verify-citations' ? await chatFor(config) : undefined;
-  const options: ws.EvidenceWorkspaceOptions = { ...(chat ? { chat } : {}), llm: config.config.llm, onWarning: warn };
+  const options: ws.EvidenceWorkspaceOptions = {
+    ...(chat ? { chat } : {}),
+    llm: config.config.llm,
+    // Parsing follows the configuration's ingest limits and OCR settings, as `doctree ingest` does.
+    ingestLimits: ingestLimitsFromConfig(config.config.ingest.limits),
+    ingestOcr: ingestOcrFromConfig(config.config.ingest.ocr),
+    onWarning: warn,
+  };
   let workspace = await ws.EvidenceWorkspace.open(root, options);
   // A collection (`--collection DIR`, or `collection` of the configuration) is the evidence store: its documents are
   // registered as sources before the command runs, and query, audit and verify-citations retrieve through it.

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { CONTENT_LIST_VERSION, DocTreeError } from '@doctree/schema';
+import { CONTENT_LIST_VERSION, DocTreeError, INGEST_OCR_DEFAULTS } from '@doctree/schema';
 import type { ContentList, IngestWarning, PageInfo, PageSize } from '@doctree/schema';
 import type { PdfRawBlock } from './pdf-blocks.js';
 import { PdfVocabulary, classifyBlocks } from './pdf-classify.js';
 import { splitRunningRows } from './pdf-furniture.js';
 import { openPdfDocument, readPdfOutline, readPdfPageLabels } from './pdf-document.js';
-import { missingOcrPrograms, ocrPages } from './pdf-ocr.js';
+import { assertOcrOptions, missingOcrLanguages, missingOcrPrograms, ocrPages, tesseractLanguagePackages } from './pdf-ocr.js';
 import { readPageResult } from './pdf-page-result.js';
 import type { PdfPageResult } from './pdf-page-result.js';
 import { throwIfCancelled } from './pdf-pages.js';
@@ -59,8 +59,14 @@ export interface AdaptPdfOptions {
    * (default true). Without them, or when false, such pages stay empty with an `OCR_UNAVAILABLE` warning.
    */
   ocr?: boolean;
-  /** Tesseract language(s) for OCR, e.g. `eng` or `eng+deu` (default `eng`). */
+  /**
+   * Tesseract language(s) for OCR, e.g. `eng` or `eng+deu` (default `eng`; names of letters, digits and `_` joined by
+   * `+`, see `OCR_LANGUAGE_PATTERN`). A language tesseract has no data for leaves the pages empty with one
+   * `OCR_UNAVAILABLE` warning naming the package to install.
+   */
   ocrLanguage?: string;
+  /** Resolution pages are rendered at for OCR, 72–600 dpi (default 200): lower is faster and reads fewer words. */
+  ocrDpi?: number;
   /** Called once after OCR ran (not when no page needed it or it could not run), with what it did and how long it took. */
   onOcr?: (stats: PdfOcrStats) => void;
   /**
@@ -97,13 +103,14 @@ export interface PdfOcrStats {
 }
 
 /** Defaults merged under the caller's {@link AdaptPdfOptions}. */
-export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics' | 'workers' | 'ocr' | 'ocrLanguage'>> = {
+export const ADAPT_PDF_DEFAULTS: Required<Pick<AdaptPdfOptions, 'onPage' | 'regions' | 'allGraphics' | 'workers' | 'ocr' | 'ocrLanguage' | 'ocrDpi'>> = {
   onPage: () => undefined,
   regions: true,
   allGraphics: false,
   workers: 'auto',
-  ocr: true,
-  ocrLanguage: 'eng',
+  ocr: INGEST_OCR_DEFAULTS.enabled,
+  ocrLanguage: INGEST_OCR_DEFAULTS.language,
+  ocrDpi: INGEST_OCR_DEFAULTS.dpi,
 };
 
 /** Characters of body text a page needs before its own body size counts. */
@@ -141,6 +148,7 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
   const settings = { ...ADAPT_PDF_DEFAULTS, ...options };
   const { filename, signal } = settings;
   if (!settings.docId) throw new DocTreeError('USAGE', 'adaptPdf needs a docId', { file: filename });
+  assertOcrOptions(settings, filename);
   throwIfCancelled(signal, filename);
   const sha256 = (settings.sha256 ?? createHash('sha256').update(bytes).digest('hex')).toLowerCase();
   const size = bytes.byteLength;
@@ -263,19 +271,20 @@ export async function adaptPdf(bytes: Uint8Array, options: AdaptPdfOptions): Pro
     }
     if (textless.length > 0) {
       const missing = settings.ocr ? missingOcrPrograms() : [];
-      if (!settings.ocr || missing.length > 0) {
+      const absentLanguages = settings.ocr && missing.length === 0 ? await missingOcrLanguages(settings.ocrLanguage) : [];
+      if (!settings.ocr || missing.length > 0 || absentLanguages.length > 0) {
         const list = textless.map((i) => i + 1).join(', ');
-        warnings.push({
-          code: 'OCR_UNAVAILABLE',
-          message: settings.ocr
-            ? `${textless.length} page(s) have no text layer and OCR cannot run (${missing.join(' and ')} not on PATH; install tesseract-ocr and poppler-utils); they stay empty: ${list}.`
-            : `${textless.length} page(s) have no text layer and OCR was turned off; they stay empty: ${list}.`,
-        });
+        const why = !settings.ocr
+          ? 'OCR was turned off'
+          : missing.length > 0
+            ? `OCR cannot run (${missing.join(' and ')} not on PATH; install tesseract-ocr and poppler-utils)`
+            : `OCR cannot run (tesseract has no data for ${absentLanguages.join(', ')} of ingest.ocr.language "${settings.ocrLanguage}"; install ${tesseractLanguagePackages(absentLanguages).join(' ')})`;
+        warnings.push({ code: 'OCR_UNAVAILABLE', message: `${textless.length} page(s) have no text layer and ${why}; they stay empty: ${list}.` });
       } else {
         const ocrStart = performance.now();
         // A document read in this thread beside others (workers 0: one document per core) OCRs on its own core too.
         const ocrConcurrency = settings.workers === 0 ? { concurrency: 1 } : {};
-        const ocr = await ocrPages(bytes, textless, { filename, language: settings.ocrLanguage, ...ocrConcurrency, ...(signal ? { signal } : {}) });
+        const ocr = await ocrPages(bytes, textless, { filename, language: settings.ocrLanguage, dpi: settings.ocrDpi, ...ocrConcurrency, ...(signal ? { signal } : {}) });
         settings.onOcr?.({ pages: textless.length, read: ocr.blocks.size, failed: ocr.failed.size, ms: performance.now() - ocrStart });
         for (const [pageIdx, pageBlocks] of ocr.blocks) {
           pages[pageIdx] = { ...pages[pageIdx]!, ocr: true };

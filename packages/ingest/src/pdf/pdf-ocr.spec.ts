@@ -160,13 +160,15 @@ function script(dir: string, name: string, body: string): void {
  * 2×1 grey PGM with one black pixel for every page of its `-f`…`-l` range (`<prefix>-<page>.pgm`, or `<prefix>.pgm` with
  * `-singlefile`); `tesseract` reads one word, `p<page>omp<OMP_THREAD_LIMIT>`, from the image of page N (a file name
  * ending in `-N.pgm`), or from each image of a list file (`*.txt`), after 0.3 s, logging how many calls run at that
- * moment (`overlap.log`) and each call's input (`inputs.log`); it fails on page 3.
+ * moment (`overlap.log`) and each call's input (`inputs.log`); it fails on page 3. `tesseract --list-langs` lists `eng` and
+ * `osd`; both log their arguments (`pdftoppm.log`, `tesseract.log`).
  */
 function writeStandIns(bin: string): void {
   script(
     bin,
     'pdftoppm',
     [
+      `echo "$*" >> '${bin}/pdftoppm.log'`,
       'f=1; l=1; single=0',
       'while [ $# -gt 2 ]; do case "$1" in -f) f=$2; shift;; -l) l=$2; shift;; -singlefile) single=1;; esac; shift; done',
       `if [ $single = 1 ]; then printf 'P5\\n2 1\\n255\\n\\000\\377' > "$2.pgm"; exit 0; fi`,
@@ -177,6 +179,8 @@ function writeStandIns(bin: string): void {
     bin,
     'tesseract',
     [
+      `if [ "$1" = --list-langs ]; then printf 'List of available languages in "/x" (2):\\neng\\nosd\\n'; exit 0; fi`,
+      `echo "$*" >> '${bin}/tesseract.log'`,
       `echo "$1" >> '${bin}/inputs.log'`,
       `touch '${bin}/running-'$$; ls '${bin}' | grep -c '^running-' >> '${bin}/overlap.log'; sleep 0.3; rm -f '${bin}/running-'$$`,
       `printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'`,
@@ -229,6 +233,14 @@ shell('ocrPages with stand-in programs', () => {
     const inputs = readFileSync(join(bin, 'inputs.log'), 'utf8').trim().split('\n');
     expect(inputs).toHaveLength(3);
     expect(inputs.every((input) => input.endsWith('.txt'))).toBe(true);
+  });
+
+  it('renders at the resolution asked for and reads with the languages asked for', async () => {
+    const bytes = writeSimplePdf([{ runs: [], shapes: blockLetters('TILE', 100, 200) }]);
+    const result = await ocrPages(bytes, [0], { filename: 'scan.pdf', dpi: 120, language: 'eng+osd', tesseract: join(bin, 'tesseract'), pdftoppm: join(bin, 'pdftoppm') });
+    expect(readFileSync(join(bin, 'pdftoppm.log'), 'utf8')).toMatch(/ -r 120 /);
+    expect(readFileSync(join(bin, 'tesseract.log'), 'utf8')).toMatch(/ -l eng\+osd /);
+    expect(result.blocks.get(0)![0]!.lines[0]!.bbox[0]).toBeCloseTo((200 * 72) / 120, 1);
   });
 
   it('stops with CANCELLED when the signal is aborted, after the pages under way', async () => {
@@ -287,6 +299,41 @@ shell('adaptPdf with stand-in OCR programs on PATH', () => {
     expect(list.blocks.map((b) => b.page_idx)).toEqual([0]);
     expect(existsSync(stale)).toBe(false);
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`doctree-ocr-${process.pid}-`))).toEqual([]);
+  });
+
+  it('renders at the chosen resolution and reads with the chosen languages', async () => {
+    rmSync(join(bin, 'tesseract.log'), { force: true });
+    const bytes = writeSimplePdf([{ runs: [], shapes: blockLetters('TILE', 100, 200) }]);
+    const list = await adaptPdf(bytes, { docId: 'scan', filename: 'scan.pdf', ocrDpi: 150, ocrLanguage: 'eng+osd' });
+    expect(list.pages[0]).toMatchObject({ ocr: true });
+    expect(readFileSync(join(bin, 'tesseract.log'), 'utf8')).toMatch(/-l eng\+osd /);
+    // The stand-in's word starts 200 px from the left: 96 pt of a page rendered at 150 dpi (72 pt at the default 200).
+    expect(list.blocks[0]!.bbox![0]).toBeCloseTo(96, 1);
+  });
+
+  it('leaves the pages empty with one OCR_UNAVAILABLE warning naming the package when a language has no data', async () => {
+    rmSync(join(bin, 'tesseract.log'), { force: true });
+    const bytes = writeSimplePdf([{ runs: [], shapes: blockLetters('TILE', 100, 200) }, { runs: [], shapes: blockLetters('TILE', 100, 200) }]);
+    const list = await adaptPdf(bytes, { docId: 'scan', filename: 'scan.pdf', ocrLanguage: 'eng+chi_sim' });
+    expect(list.blocks).toEqual([]);
+    expect(list.warnings.filter((w) => w.code === 'OCR_UNAVAILABLE').map((w) => w.message)).toEqual([
+      '2 page(s) have no text layer and OCR cannot run (tesseract has no data for chi_sim of ingest.ocr.language "eng+chi_sim"; install tesseract-ocr-chi-sim); they stay empty: 1, 2.',
+    ]);
+    expect(existsSync(join(bin, 'tesseract.log'))).toBe(false);
+  });
+});
+
+describe('OCR settings that cannot work', () => {
+  const bytes = writeSimplePdf([{ runs: [{ text: 'Text.', x: 72, y: 90, size: 12 }] }]);
+
+  it.each([
+    [{ ocrLanguage: '../../tmp/x' }, /invalid OCR language/, /ingest\.ocr\.language/],
+    [{ ocrLanguage: 'eng --psm 0' }, /invalid OCR language/, /eng\+deu/],
+    [{ ocrDpi: 1200 }, /invalid OCR resolution 1200/, /72 to 600/],
+    [{ ocrDpi: 150.5 }, /invalid OCR resolution/, /ingest\.ocr\.dpi/],
+  ])('refuses %j with a USAGE error and a hint, before reading the PDF', async (options, message, hint) => {
+    const failure = await adaptPdf(bytes, { docId: 'x', filename: 'x.pdf', ...options }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'USAGE', file: 'x.pdf', message: expect.stringMatching(message), hint: expect.stringMatching(hint) });
   });
 });
 

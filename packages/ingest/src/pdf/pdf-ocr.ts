@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DocTreeError, INGEST_OCR_DEFAULTS, OCR_LANGUAGE_PATTERN } from '@doctree/schema';
 import type { BBox } from '@doctree/schema';
 import { rawBlock } from './pdf-blocks.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
@@ -44,7 +45,26 @@ export interface OcrPagesOptions {
   pdftoppm?: string;
 }
 
-const DEFAULTS = { dpi: 200, language: 'eng', timeoutMs: 120_000, tesseract: 'tesseract', pdftoppm: 'pdftoppm' };
+const DEFAULTS = { dpi: INGEST_OCR_DEFAULTS.dpi, language: INGEST_OCR_DEFAULTS.language, timeoutMs: 120_000, tesseract: 'tesseract', pdftoppm: 'pdftoppm' };
+
+/** Lowest and highest OCR resolution accepted (dpi). */
+export const OCR_DPI_RANGE = { min: 72, max: 600 } as const;
+
+/**
+ * Refuses OCR settings that cannot work, before any page is read: a language that is not tesseract language names
+ * joined by `+` ({@link OCR_LANGUAGE_PATTERN}; it becomes a program argument) or a resolution outside
+ * {@link OCR_DPI_RANGE}. Throws a `USAGE` DocTreeError naming the configuration key.
+ */
+export function assertOcrOptions(options: { ocrLanguage?: string; ocrDpi?: number }, filename?: string): void {
+  const where = filename !== undefined ? { file: filename } : {};
+  if (options.ocrLanguage !== undefined && !OCR_LANGUAGE_PATTERN.test(options.ocrLanguage)) {
+    throw new DocTreeError('USAGE', `invalid OCR language ${JSON.stringify(options.ocrLanguage.slice(0, 80))}`, { ...where, hint: 'ingest.ocr.language takes tesseract language names joined by "+", e.g. "eng" or "eng+deu" (`tesseract --list-langs` lists them).' });
+  }
+  const dpi = options.ocrDpi;
+  if (dpi !== undefined && !(Number.isInteger(dpi) && dpi >= OCR_DPI_RANGE.min && dpi <= OCR_DPI_RANGE.max)) {
+    throw new DocTreeError('USAGE', `invalid OCR resolution ${String(dpi)}`, { ...where, hint: `ingest.ocr.dpi takes a whole number of dots per inch from ${OCR_DPI_RANGE.min} to ${OCR_DPI_RANGE.max} (default 200).` });
+  }
+}
 
 /** Default of {@link OcrPagesOptions.concurrency}: one page per core, at most 4. */
 const defaultConcurrency = (): number => Math.max(1, Math.min(4, availableParallelism()));
@@ -326,6 +346,41 @@ function probe(program: string, args: string[], timeoutMs: number): Promise<stri
   });
 }
 
+/** Installed languages from `tesseract --list-langs` output: `List of available languages in "…" (2):` then one per line. */
+function languagesOf(output: string): string[] {
+  return output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => /^[A-Za-z][\w/-]*$/.test(l));
+}
+
+/** The Debian packages holding tesseract's data for `languages` (`deu` → `tesseract-ocr-deu`, `chi_sim` → `tesseract-ocr-chi-sim`). */
+export function tesseractLanguagePackages(languages: readonly string[]): string[] {
+  return languages.map((lang) => `tesseract-ocr-${lang.toLowerCase().replace(/_/g, '-')}`);
+}
+
+/** How long a probe of tesseract's languages is reused (a long-running worker sees a language installed later). */
+const LANGUAGE_PROBE_TTL_MS = 60_000;
+const languageProbes = new Map<string, { at: number; languages: Promise<string[]> }>();
+
+/**
+ * The languages of `language` (`+`-joined, e.g. `eng+deu`) that the `tesseract` on PATH has no data for, from
+ * `tesseract --list-langs` (probed once a minute at most per program). Empty when every language is there, and also when
+ * the probe fails or lists nothing: then tesseract itself reports the problem page by page.
+ */
+export async function missingOcrLanguages(language: string, options: { path?: string; timeoutMs?: number } = {}): Promise<string[]> {
+  const program = locateOnPath('tesseract', options.path ?? process.env['PATH']);
+  if (program === undefined) return [];
+  let probed = languageProbes.get(program);
+  if (probed === undefined || Date.now() - probed.at > LANGUAGE_PROBE_TTL_MS) {
+    probed = { at: Date.now(), languages: probe(program, ['--list-langs'], options.timeoutMs ?? 10_000).then(languagesOf) };
+    languageProbes.set(program, probed);
+  }
+  const installed = await probed.languages;
+  if (installed.length === 0) return [];
+  return language.split('+').filter((lang) => lang && !installed.includes(lang));
+}
+
 /** The first dotted version number on a line starting with `name` (`tesseract 5.3.0`, `pdftoppm version 22.12.0`). */
 function versionOf(output: string, name: string): string | undefined {
   const line = output.split(/\r?\n/).find((l) => l.trim().toLowerCase().startsWith(name));
@@ -351,11 +406,7 @@ export async function checkOcr(options: CheckOcrOptions = {}): Promise<OcrCheck>
   ]);
   const check: OcrCheck = { available: false, missing, language };
   if (tesseractPath) {
-    // `List of available languages in "…" (2):` then one language per line.
-    const languages = langs
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => /^[A-Za-z][\w/-]*$/.test(l));
+    const languages = languagesOf(langs);
     const version = versionOf(tesseractVersion, 'tesseract');
     check.tesseract = { path: tesseractPath, ...(version ? { version } : {}), languages };
   }
@@ -365,7 +416,7 @@ export async function checkOcr(options: CheckOcrOptions = {}): Promise<OcrCheck>
   }
   const absent = language.split('+').filter((lang) => lang && !check.tesseract?.languages.includes(lang));
   if (missing.length > 0) check.problem = `${missing.join(' and ')} not on PATH. Fix: ${OCR_INSTALL_HINT}`;
-  else if (absent.length > 0) check.problem = `tesseract has no language data for ${absent.join(', ')}. Fix: sudo apt-get install ${absent.map((lang) => `tesseract-ocr-${lang.toLowerCase().replace(/_/g, '-')}`).join(' ')}`;
+  else if (absent.length > 0) check.problem = `tesseract has no language data for ${absent.join(', ')}. Fix: sudo apt-get install ${tesseractLanguagePackages(absent).join(' ')}`;
   else check.available = true;
   return check;
 }

@@ -8,7 +8,8 @@ import { enhanceContentList, type EnhanceReport } from '../enhancer/enhance-cont
 import { adaptMarkdown } from '../markdown/markdown-adapter.js';
 import { adaptMinerU } from '../mineru/mineru-adapter.js';
 import { adaptPdf } from '../pdf/pdf-adapter.js';
-import { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES, type IngestLimitOptions } from '../limits.js';
+import { DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_PAGES, type IngestLimitOptions, type IngestOcrOptions } from '../limits.js';
+import { assertOcrOptions } from '../pdf/pdf-ocr.js';
 import { docIdFromFilename, isValidDocId } from './doc-id.js';
 import { pageQualityReport, summarizeIngest, type IngestSummary, type PageQualityRow } from './ingest-summary.js';
 import { readInputFile } from './read-input.js';
@@ -36,9 +37,10 @@ export type IngestProgress =
 /**
  * Options of {@link ingestFile}. The resource limits ({@link IngestLimitOptions}: `maxPages`, `maxInputBytes`,
  * `maxOcrPages`, `maxStreamBytes`, `maxDecodedRatio`, `maxImagePixels`) come from `ingest.limits` of the configuration
- * through `ingestLimitsFromConfig`.
+ * through `ingestLimitsFromConfig`; the OCR options (`ocr`, `ocrLanguage`, `ocrDpi`) from `ingest.ocr` through
+ * `ingestOcrFromConfig` (both at once: `ingestOptionsFromConfig`).
  */
-export interface IngestFileOptions extends Omit<IngestLimitOptions, 'maxPages' | 'maxInputBytes'> {
+export interface IngestFileOptions extends Omit<IngestLimitOptions, 'maxPages' | 'maxInputBytes'>, IngestOcrOptions {
   /** Dataset folder; the document goes to `<outDir>/<docId>/`. Default `data/default`. */
   outDir?: string;
   /** Document id (folder name). Default: derived from the file name. */
@@ -136,6 +138,7 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
   const filename = basename(inputPath);
   const docId = opts.docId ?? docIdFromFilename(filename);
   if (!isValidDocId(docId)) throw new DocTreeError('USAGE', `invalid document id "${docId}"`, { hint: 'Use letters, digits, "-", "_" and "." only.' });
+  assertOcrOptions(opts, filename);
   opts.onProgress({ stage: 'read', file: inputPath });
   if (opts.maxInputBytes !== undefined && !(opts.maxInputBytes > 0)) throw new DocTreeError('USAGE', `maxInputBytes must be a positive number of bytes, got ${String(opts.maxInputBytes)}`);
   const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
@@ -160,6 +163,9 @@ export async function ingestFile(inputPath: string, options: IngestFileOptions =
       ...(opts.signal ? { signal: opts.signal } : {}),
       maxPages,
       ...(opts.maxOcrPages !== undefined ? { maxOcrPages: opts.maxOcrPages } : {}),
+      ...(opts.ocr !== undefined ? { ocr: opts.ocr } : {}),
+      ...(opts.ocrLanguage !== undefined ? { ocrLanguage: opts.ocrLanguage } : {}),
+      ...(opts.ocrDpi !== undefined ? { ocrDpi: opts.ocrDpi } : {}),
       ...(opts.maxStreamBytes !== undefined ? { maxStreamBytes: opts.maxStreamBytes } : {}),
       ...(opts.maxDecodedRatio !== undefined ? { maxDecodedRatio: opts.maxDecodedRatio } : {}),
       ...(opts.maxImagePixels !== undefined ? { maxImagePixels: opts.maxImagePixels } : {}),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DocTreeError } from '@doctree/schema';
 import type { DocTreeErrorJson } from '@doctree/schema';
+import { assertOcrOptions } from '../pdf/pdf-ocr.js';
 import { compiledModule } from '../pdf/pdf-runtime.js';
 import { createWakeUp, workerExecArgv } from '../pdf/pdf-workers.js';
 import { docIdFromFilename } from './doc-id.js';
@@ -173,6 +174,8 @@ export function ingestedFile(result: IngestResult): IngestedFile {
  */
 export async function* ingestFiles(inputs: readonly string[], options: IngestFilesOptions = {}): AsyncGenerator<IngestFilesOutcome> {
   const { concurrency = 'auto', onProgress, onWarning = processWarning, signal, ...jobOptions } = options;
+  // Settings every file would fail on are refused once, before any file is read.
+  assertOcrOptions(jobOptions);
   const seen = new Map<string, string>();
   for (const input of inputs) {
     const docId = docIdFromFilename(input);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ingestFile, ingestLimitsFromConfig } from '@doctree/ingest';
+import { ingestFile, ingestOptionsFromConfig } from '@doctree/ingest';
 import { buildDocIndex, INDEX_DIR, INDEX_FILES } from '@doctree/index';
 import type { CollectionMetadata, CollectionSelectionNode, DocSummary, DocTree, DocTreeConfig, DocumentSelectionData, IngestWarning } from '@doctree/schema';
 import type { IndexComponents } from '../index-components.js';
@@ -66,7 +66,7 @@ export async function buildCollectionDocument(job: CollectionBuildJob, component
   const ingested = await ingestFile(input, {
     outDir: dirname(job.staged),
     docId: job.docId,
-    ...ingestLimitsFromConfig(job.config.ingest.limits),
+    ...ingestOptionsFromConfig(job.config.ingest),
     ...(job.pdfWorkers !== undefined ? { pdfWorkers: job.pdfWorkers } : {}),
     onProgress: (event) => {
       if (event.stage === 'adapt') onProgress?.({ stage: 'ingest', done: event.done, total: event.total });

@@ -82,6 +82,16 @@ describe('Collection', () => {
     expect(existsSync(join(out, COLLECTION_FILES.lock))).toBe(false);
   });
 
+  it('builds with the OCR settings of its configuration (ingest.ocr), in its build workers too', async () => {
+    writeFileSync(join(input, 'Slides_2022.pdf'), writeSimplePdf([{ runs: [{ text: 'Slides of the year', x: 72, y: 90, size: 24 }] }, { runs: [], shapes: [{ kind: 'rect', x: 72, y: 140, width: 300, height: 60, gray: 0.2 }] }]));
+    const off = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' } }, file: { ingest: { ocr: { enabled: false } } } }).config;
+    const collection = await Collection.open(out, { config: off });
+    expect((await collection.ingest({ inputDir: input, workers: 2 })).failed).toEqual([]);
+    const slides = (await collection.manifest())!.documents.find((d) => d.doc_id === 'slides_2022')!;
+    expect(slides.ingest_warnings.map((w) => w.code)).toContain('OCR_UNAVAILABLE');
+    expect(slides.ingest_warnings.find((w) => w.code === 'OCR_UNAVAILABLE')?.message).toMatch(/OCR was turned off/);
+  });
+
   it('status lists pending changes without writing; sync adds, rebuilds by hash and removes, leaving unchanged documents untouched', async () => {
     const collection = await Collection.open(out, { config: config(dir) });
     await collection.ingest({ inputDir: input });
