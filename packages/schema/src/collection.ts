@@ -45,6 +45,22 @@ export type CollectionMetadata = z.infer<typeof CollectionMetadataSchema>;
 /** A document id inside a collection (the folder name of its artifacts). */
 export const CollectionDocIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, 'letters, digits, ".", "_" and "-" only');
 
+/** A 16-hex-digit fingerprint of configuration settings. */
+const SettingsFingerprintSchema = z.string().regex(/^[0-9a-f]{16}$/, '16 hex digits');
+
+/**
+ * Fingerprints of the configuration a document was built with: `sync` rebuilds a document whose settings changed since,
+ * and tries a failed file again. `limits` covers `ingest.limits`; `ocr` covers `ingest.ocr` and is present only for
+ * documents with pages OCR reads (pages without a text layer), so an OCR change rebuilds those alone.
+ */
+export const CollectionBuildSettingsSchema = z
+  .object({
+    limits: SettingsFingerprintSchema,
+    ocr: SettingsFingerprintSchema.optional(),
+  })
+  .strict();
+export type CollectionBuildSettings = z.infer<typeof CollectionBuildSettingsSchema>;
+
 /** One document row of the manifest. */
 export const CollectionDocumentSchema = z
   .object({
@@ -66,6 +82,8 @@ export const CollectionDocumentSchema = z
     /** One-line description used by document selection. */
     description: z.string(),
     metadata: CollectionMetadataSchema,
+    /** Settings the document was built with (absent in rows written before they were recorded: never rebuilt for settings). */
+    build_settings: CollectionBuildSettingsSchema.optional(),
   })
   .strict();
 export type CollectionDocument = z.infer<typeof CollectionDocumentSchema>;
@@ -78,6 +96,8 @@ export const CollectionFailureSchema = z
     code: z.string().min(1),
     message: z.string(),
     at: z.string().datetime({ offset: true }),
+    /** Settings of the failed build (with `ocr`): once they change — a limit raised — the file is tried again. */
+    build_settings: CollectionBuildSettingsSchema.optional(),
   })
   .strict();
 export type CollectionFailure = z.infer<typeof CollectionFailureSchema>;
@@ -120,7 +140,18 @@ export const CollectionStatusReportSchema = z
     created_at: z.string().datetime({ offset: true }).optional(),
     updated_at: z.string().datetime({ offset: true }).optional(),
     documents: z.number().int().nonnegative(),
-    entries: z.array(z.object({ change: CollectionChangeSchema, doc_id: z.string(), path: z.string(), indexed_at: z.string().optional() }).strict()),
+    entries: z.array(
+      z
+        .object({
+          change: CollectionChangeSchema,
+          doc_id: z.string(),
+          path: z.string(),
+          indexed_at: z.string().optional(),
+          /** Why a `modified` file is rebuilt or a failed one tried again: its content, or the settings it was built with. */
+          reason: z.enum(['content', 'settings']).optional(),
+        })
+        .strict(),
+    ),
     pending: z.number().int().nonnegative(),
   })
   .strict();

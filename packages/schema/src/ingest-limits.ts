@@ -42,9 +42,10 @@ export const INGEST_OCR_DEFAULTS = Object.freeze({
   /** Tesseract language(s), `+`-joined (`eng`, `deu`, `eng+fra`); each needs its data (Debian `tesseract-ocr-<lang>`). */
   language: 'eng',
   /**
-   * Resolution pages are rendered at for OCR. Lower is faster and reads fewer words: on 52 text-layer pages rasterised
-   * at 96 dpi (slide-deck quality), 144 dpi took 19 % less CPU than 200 and found 0.8 pp fewer of the text layer's
-   * words, 120 dpi 30 % less and 1.5 pp fewer (`tools/bench/ingest/bench-ocr-resolution.mjs`).
+   * Resolution pages are rendered at for OCR. Lower is faster and reads fewer words: on 53 text-layer pages rasterised
+   * at 96 dpi (slide-deck quality), 144 dpi took 16 % less CPU than 200 and found 0.5 pp fewer of the text layer's
+   * words (93.8 vs 94.3 %), 120 dpi 28 % less and 2.5 pp fewer, 96 dpi 39 % less and 14 pp fewer
+   * (`tools/bench/ingest/bench-ocr-resolution.mjs`).
    */
   dpi: 200,
 });

@@ -39,6 +39,8 @@ export interface CollectionBuildResult {
   build_id: string;
   pages: number;
   warnings: IngestWarning[];
+  /** Pages without a text layer (those OCR reads, whether it could or not). */
+  textless: number;
   metadata: CollectionMetadata;
   description: string;
   selection: DocumentSelectionData;
@@ -96,6 +98,7 @@ export async function buildCollectionDocument(job: CollectionBuildJob, component
     build_id: `${built.manifest.build_id}-${randomBytes(3).toString('hex')}`,
     pages: tree.doc.page_count,
     warnings: tree.warnings,
+    textless: ingested.adapted.pages.filter((page) => !page.has_text_layer).length,
     metadata,
     description,
     selection,

@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, sep } from 'node:path';
 import { docIdFromFilename, INGESTIBLE_FILE } from '@doctree/ingest';
-import { DocTreeError, type CollectionChange, type CollectionManifest } from '@doctree/schema';
+import { DocTreeError, type CollectionChange, type CollectionManifest, type IngestConfig } from '@doctree/schema';
+import { buildSettingsChanged } from './build-settings.js';
 import { PAGEINDEX_FILE } from './pageindex.js';
 
 /** A source file found in the input folder. */
@@ -23,6 +24,17 @@ export interface PlannedChange {
   doc_id: string;
   path: string;
   file?: ScannedFile;
+  /** Why a `modified` file is rebuilt or a failed one is tried again (`new`): its content, or the settings it was built with. */
+  reason?: 'content' | 'settings';
+}
+
+/** Options of {@link planChanges}. */
+export interface PlanChangesOptions {
+  /**
+   * The ingest settings builds would use now: a document built with other settings (see `buildSettingsChanged`) is
+   * `modified` (reason `settings`), a failed file is tried again. Without it only content changes count.
+   */
+  ingest?: IngestConfig;
 }
 
 function kindOf(name: string): ScannedFile['kind'] | undefined {
@@ -126,11 +138,13 @@ export function docIdFor(path: string, taken: ReadonlyMap<string, string>): stri
 }
 
 /**
- * What a sync would do: every scanned file as new, modified (its sha256 differs from the manifest's), failed (its
- * last build failed and it has not changed since) or unchanged, and every manifest row whose file is gone as deleted.
- * Rows imported from outside the input folder (absolute paths) are left alone.
+ * What a sync would do: every scanned file as new, modified (its sha256 differs from the manifest's, or it was built
+ * with other settings than `options.ingest`), failed (its last build failed and neither it nor the settings changed
+ * since) or unchanged, and every manifest row whose file is gone as deleted. Rows imported from outside the input folder
+ * (absolute paths) are left alone.
  */
-export function planChanges(manifest: CollectionManifest | undefined, files: readonly ScannedFile[]): PlannedChange[] {
+export function planChanges(manifest: CollectionManifest | undefined, files: readonly ScannedFile[], options: PlanChangesOptions = {}): PlannedChange[] {
+  const settingsChanged = (recorded: Parameters<typeof buildSettingsChanged>[0]): boolean => options.ingest !== undefined && buildSettingsChanged(recorded, options.ingest);
   const rows = new Map((manifest?.documents ?? []).map((d) => [d.path, d]));
   const failures = new Map((manifest?.failures ?? []).map((f) => [f.path, f]));
   const taken = new Map((manifest?.documents ?? []).map((d) => [d.doc_id, d.path]));
@@ -138,12 +152,18 @@ export function planChanges(manifest: CollectionManifest | undefined, files: rea
   for (const file of files) {
     const row = rows.get(file.path);
     if (row) {
-      out.push({ change: row.sha256 === file.sha256 ? 'unchanged' : 'modified', doc_id: row.doc_id, path: file.path, file });
+      if (row.sha256 !== file.sha256) out.push({ change: 'modified', doc_id: row.doc_id, path: file.path, file, reason: 'content' });
+      else if (settingsChanged(row.build_settings)) out.push({ change: 'modified', doc_id: row.doc_id, path: file.path, file, reason: 'settings' });
+      else out.push({ change: 'unchanged', doc_id: row.doc_id, path: file.path, file });
       continue;
     }
     const docId = docIdFor(file.path, taken);
     taken.set(docId, file.path);
-    out.push({ change: failures.get(file.path)?.sha256 === file.sha256 ? 'failed' : 'new', doc_id: docId, path: file.path, file });
+    const failure = failures.get(file.path);
+    if (failure === undefined) out.push({ change: 'new', doc_id: docId, path: file.path, file });
+    else if (failure.sha256 !== file.sha256) out.push({ change: 'new', doc_id: docId, path: file.path, file, reason: 'content' });
+    else if (settingsChanged(failure.build_settings)) out.push({ change: 'new', doc_id: docId, path: file.path, file, reason: 'settings' });
+    else out.push({ change: 'failed', doc_id: docId, path: file.path, file });
   }
   const present = new Set(files.map((f) => f.path));
   for (const row of manifest?.documents ?? []) {

@@ -92,6 +92,42 @@ describe('Collection', () => {
     expect(slides.ingest_warnings.find((w) => w.code === 'OCR_UNAVAILABLE')?.message).toMatch(/OCR was turned off/);
   });
 
+  it('rebuilds what a settings change affects: OCR settings only the document with textless pages, a raised limit retries what it refused', async () => {
+    writeFileSync(join(input, 'Slides_2022.pdf'), writeSimplePdf([{ runs: [{ text: 'Slides of the year', x: 72, y: 90, size: 24 }] }, { runs: [], shapes: [{ kind: 'rect', x: 72, y: 140, width: 300, height: 60, gray: 0.2 }] }]));
+    const withIngest = (ingest: object) => resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact' } }, file: { ingest } }).config;
+    // A page cap of 2 refuses the two 3-page Markdown reports.
+    const capped = await Collection.open(out, { config: withIngest({ limits: { max_pages: 2 } }) });
+    const first = await capped.ingest({ inputDir: input });
+    expect(first.added.sort()).toEqual(['quarry_2021', 'slides_2022']);
+    expect(first.failed.map((f) => f.doc_id).sort()).toEqual(['harbor_2022_10k', 'lumen_2023_10k']);
+    expect((await capped.status()).pending).toBe(2);
+
+    // The default cap: the refused files are tried again, the landed ones rebuilt (their limits changed).
+    const open = await Collection.open(out, { config: withIngest({}) });
+    const status = CollectionStatusReportSchema.parse(await open.status());
+    expect(status.entries.map((e) => [e.doc_id, e.change, e.reason]).sort()).toEqual([
+      ['harbor_2022_10k', 'new', 'settings'],
+      ['lumen_2023_10k', 'new', 'settings'],
+      ['quarry_2021', 'modified', 'settings'],
+      ['slides_2022', 'modified', 'settings'],
+    ]);
+    const second = await open.sync();
+    expect([...second.added, ...second.updated].sort()).toEqual(['harbor_2022_10k', 'lumen_2023_10k', 'quarry_2021', 'slides_2022']);
+    expect(second.failed).toEqual([]);
+    const built = stable(out);
+
+    // Another OCR resolution: only the slides (a page without a text layer) are rebuilt.
+    const sharper = await Collection.open(out, { config: withIngest({ ocr: { dpi: 300 } }) });
+    expect((await sharper.status()).entries.filter((e) => e.change !== 'unchanged').map((e) => [e.doc_id, e.change, e.reason])).toEqual([['slides_2022', 'modified', 'settings']]);
+    const third = await sharper.sync();
+    expect(third.updated).toEqual(['slides_2022']);
+    expect(third.unchanged.sort()).toEqual(['harbor_2022_10k', 'lumen_2023_10k', 'quarry_2021']);
+    const after = stable(out);
+    for (const id of ['harbor_2022_10k', 'lumen_2023_10k', 'quarry_2021']) expect(after.get(id)).toEqual(built.get(id));
+    expect(after.get('slides_2022')!.build_id).not.toBe(built.get('slides_2022')!.build_id);
+    expect((await sharper.status()).pending).toBe(0);
+  });
+
   it('status lists pending changes without writing; sync adds, rebuilds by hash and removes, leaving unchanged documents untouched', async () => {
     const collection = await Collection.open(out, { config: config(dir) });
     await collection.ingest({ inputDir: input });

@@ -28,6 +28,7 @@ import { openAgent, type AskedQuestion, type OpenedAgent } from '../ask-question
 import { createIndexComponents, type IndexComponents } from '../index-components.js';
 import type { CollectionBuildJob, CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
+import { collectionBuildSettings } from './build-settings.js';
 import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { answerAcrossDocuments, crossDocumentPlan, primaryDocument, type CrossDocumentAnswer } from './cross-document.js';
@@ -201,7 +202,7 @@ export class Collection {
   async status(inputDir?: string, options: Pick<CollectionSyncOptions, 'recursive'> = {}): Promise<CollectionStatusReport> {
     const manifest = await this.store.readManifest();
     const dir = await this.inputDirOf(inputDir);
-    const planned = planChanges(manifest, await this.scan(dir, options));
+    const planned = planChanges(manifest, await this.scan(dir, options), { ingest: this.config.ingest });
     const indexed = new Map((manifest?.documents ?? []).map((d) => [d.doc_id, d.indexed_at]));
     return {
       format: 'doctree.collection-status',
@@ -210,7 +211,7 @@ export class Collection {
       input_dir: dir,
       ...(manifest ? { created_at: manifest.created_at, updated_at: manifest.updated_at } : {}),
       documents: manifest?.documents.length ?? 0,
-      entries: planned.map((p) => ({ change: p.change, doc_id: p.doc_id, path: p.path, ...(indexed.has(p.doc_id) && p.change !== 'new' ? { indexed_at: indexed.get(p.doc_id)! } : {}) })),
+      entries: planned.map((p) => ({ change: p.change, doc_id: p.doc_id, path: p.path, ...(indexed.has(p.doc_id) && p.change !== 'new' ? { indexed_at: indexed.get(p.doc_id)! } : {}), ...(p.reason ? { reason: p.reason } : {}) })),
       pending: planned.filter((p) => p.change !== 'unchanged').length,
     };
   }
@@ -240,7 +241,7 @@ export class Collection {
       const files = await this.scan(inputDir, options);
       progress({ stage: 'scan', files: files.length });
       const manifest = await this.store.initialize({ input_dir: inputDir });
-      const planned = planChanges(manifest, files);
+      const planned = planChanges(manifest, files, { ingest: this.config.ingest });
       const scanMs = performance.now() - t;
       const report: CollectionSyncReport = {
         format: 'doctree.collection-sync',
@@ -307,7 +308,8 @@ export class Collection {
       const p = byIndex.get(outcome.job.index)!;
       if (outcome.error) {
         await this.store.discardStaged(outcome.job.staged);
-        await this.store.recordFailure({ path: p.path, sha256: p.file.sha256, code: outcome.error.code, message: outcome.error.message, at: now() });
+        // With the OCR fingerprint too: whatever setting the failure came from, changing it tries the file again.
+        await this.store.recordFailure({ path: p.path, sha256: p.file.sha256, code: outcome.error.code, message: outcome.error.message, at: now(), build_settings: collectionBuildSettings(this.config.ingest, { ocr: true }) });
         report.failed.push({ doc_id: p.doc_id, path: p.path, code: outcome.error.code, message: outcome.error.message });
         progress({ stage: 'landed', doc_id: p.doc_id, ok: false, done, total: jobs.length, error: outcome.error });
         continue;
@@ -330,6 +332,7 @@ export class Collection {
         updated_at: at,
         description: r.description,
         metadata: r.metadata,
+        build_settings: collectionBuildSettings(this.config.ingest, { ocr: r.textless > 0 }),
       };
       await this.store.commitDocument(row, r.staged, r.selection);
       (previous ? report.updated : report.added).push(p.doc_id);

@@ -7,7 +7,8 @@ export { COLLECTION_FILES, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore }
 export type { FileCollectionStoreOptions } from './file-collection-store.js';
 export { acquireFileLock } from './collection-lock.js';
 export { planChanges, SCAN_INPUT_DIR_DEFAULTS, scanInputDir } from './collection-scan.js';
-export type { PlannedChange, ScanInputDirOptions, ScannedFile } from './collection-scan.js';
+export type { PlanChangesOptions, PlannedChange, ScanInputDirOptions, ScannedFile } from './collection-scan.js';
+export { buildSettingsChanged, collectionBuildSettings } from './build-settings.js';
 export { bm25Scores, matchesFilters, namedMetadata, nodeDocScores, rankDocuments, SELECTION_NODE_HITS, SELECTION_RRF_K } from './document-selection.js';
 export type { CollectionFilters, DocumentSelection, SelectionCandidate, SelectionScore } from './document-selection.js';
 export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_SELECTION_SYSTEM_PROMPT, LlmDocumentSelector, llmSelectorFor } from './llm-selection.js';
