@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
-import { buildCollectionDocument, createIndexComponents, refreshDocumentMetadata } from '@doctree/pipeline';
+import { buildCollectionDocument, collectionBuildSettings, createIndexComponents, refreshDocumentMetadata } from '@doctree/pipeline';
 import { DocTreeError } from '@doctree/schema';
 import type { CollectionDocument, CollectionStore, DocTreeConfig, DocumentSelectionData } from '@doctree/schema';
 import type { DocumentJob } from './document-job.js';
@@ -70,6 +70,8 @@ export function collectionJobHandlers(options: CollectionJobHandlersOptions): Do
           updated_at: at,
           description: result.description,
           metadata: result.metadata,
+          // What it was built with, as a local `collection sync` records it (a sync with other settings rebuilds it).
+          build_settings: collectionBuildSettings(options.config.ingest, { ocr: result.textless > 0 }),
         };
         return { row, staged: result.staged, selection: result.selection };
       } catch (error) {

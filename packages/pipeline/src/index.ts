@@ -49,7 +49,7 @@ export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_
 export type { LlmDocumentSelectorOptions, LlmSelectionRecord } from './collection/index.js';
 export { answerAcrossDocuments, collectionCitations, crossDocumentPlan, crossOperation, formatCrossDocument, PLAN_CROSS_DOCUMENT_DEFAULTS, planCrossDocument, primaryDocument } from './collection/index.js';
 export type { AskPart, CollectionCitation, CrossDocumentAnswer, CrossDocumentCandidate, CrossDocumentOperation, CrossDocumentOutcome, CrossDocumentPart, CrossDocumentPartAnswer, CrossDocumentPlan, PlanCrossDocumentOptions } from './collection/index.js';
-export { acquireFileLock, bm25Scores, buildCollectionDocument, Collection, COLLECTION_FILES, describeDocument, extractMetadata, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore, matchesFilters, MAX_SELECTION_NODES, metadataFromFilename, namedMetadata, nodeDocScores, PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, planChanges, rankDocuments, SCAN_INPUT_DIR_DEFAULTS, scanInputDir, SELECTION_NODE_HITS, SELECTION_RRF_K, toPageIndex } from './collection/index.js';
+export { acquireFileLock, bm25Scores, buildCollectionDocument, buildSettingsChanged, Collection, collectionBuildSettings, COLLECTION_FILES, describeDocument, extractMetadata, FILE_COLLECTION_STORE_DEFAULTS, FileCollectionStore, matchesFilters, MAX_SELECTION_NODES, metadataFromFilename, namedMetadata, nodeDocScores, PAGEINDEX_FILE, pageIndexToMarkdown, parsePageIndex, planChanges, rankDocuments, SCAN_INPUT_DIR_DEFAULTS, scanInputDir, SELECTION_NODE_HITS, SELECTION_RRF_K, toPageIndex } from './collection/index.js';
 export { documentYears, METADATA_EXTRACTOR_VERSION, OPEN_DOCUMENT_CACHE_DEFAULTS, OpenDocumentCache, periodFit, periodFromText, periodLabel } from './collection/index.js';
 export { metadataIsStale, refreshDocumentMetadata } from './collection/metadata-refresh.js';
 export type { EmbedderSource } from './collection/metadata-refresh.js';
@@ -69,6 +69,7 @@ export type {
   DocumentSelection,
   FileCollectionStoreOptions,
   MetadataSource,
+  PlanChangesOptions,
   PlannedChange,
   ScanInputDirOptions,
   ScannedFile,
