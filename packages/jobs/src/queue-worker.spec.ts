@@ -88,7 +88,7 @@ describeBackend('BullMQ document jobs on %s', (backend) => {
     let child: ChildProcess | undefined;
     let survivor: Awaited<ReturnType<typeof runWorker>> | undefined;
     try {
-      child = spawn(process.execPath, ['--conditions=@doctree/source', '--import', pathToFileURL(join(__dirname, '__fixtures__', 'typescript-loader.mjs')).href, join(__dirname, '__fixtures__', 'worker-child.ts')], {
+      child = spawn(process.execPath, ['--conditions=@doctree/source', '--import', pathToFileURL(join(__dirname, '..', '..', '..', 'tools', 'scripts', 'typescript-loader.mjs')).href, join(__dirname, '__fixtures__', 'worker-child.ts')], {
         env: { ...process.env, QUEUE_URL: queueUrl(), QUEUE_NAME: `${backend}-kill`, STORE_URL: postgres!.url, STORE_SCHEMA: `jobs_${backend}_kill`, DELAY_MS: '1500' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -3,7 +3,7 @@
 //   2. Faults: during a sync, kill -9 one worker and crash-restart PostgreSQL; restart a worker; the collection must
 //      converge to the same rows as a clean build.
 //   3. 20 concurrent hybrid retrievals (the agent's retrieval calls) against the Postgres store: queries/s, p50/p95.
-// Run: node --conditions=@doctree/source --import ./tools/bench/scale/typescript-loader.mjs tools/bench/scale/scale-bench.ts [--docs 100] [--pages 3]
+// Run: node --conditions=@doctree/source --import ./tools/scripts/typescript-loader.mjs tools/bench/scale/scale-bench.ts [--docs 100] [--pages 3]
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -67,7 +67,7 @@ function makeCorpus(): DocumentJob[] {
 
 function startWorker(schema: string, collection: string, queueName: string): { child: ChildProcess; ready: Promise<void>; events: Array<{ outcome: string; ms: number }> } {
   const events: Array<{ outcome: string; ms: number }> = [];
-  const child = spawn(process.execPath, ['--conditions=@doctree/source', '--import', pathToFileURL(join(here, 'typescript-loader.mjs')).href, join(here, 'scale-worker.ts')], {
+  const child = spawn(process.execPath, ['--conditions=@doctree/source', '--import', pathToFileURL(join(here, '..', '..', 'scripts', 'typescript-loader.mjs')).href, join(here, 'scale-worker.ts')], {
     env: { ...process.env, QUEUE_URL: pg.url, STORE_URL: pg.url, SCHEMA: schema, COLLECTION: collection, CACHE_DIR: join(root, 'cache', schema), DATA_DIR: join(root, 'data'), QUEUE_NAME: queueName },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,7 +1,7 @@
 // What the PostgreSQL store costs per document: write (one transaction: nodes, pages, embeddings, artifacts), read
 // back (artifacts materialised, sha256-checked) and index load, against the index load from the local folder.
 //
-//   DOCTREE_STORE=postgres://… node --conditions=@doctree/source --import ./tools/bench/scale/typescript-loader.mjs \
+//   DOCTREE_STORE=postgres://… node --conditions=@doctree/source --import ./tools/scripts/typescript-loader.mjs \
 //     tools/bench/scale/store-roundtrip.ts <doc_dir>...
 //
 // Writes into the collection `roundtrip-<pid>` of schema `doctree_bench` and removes it at the end.

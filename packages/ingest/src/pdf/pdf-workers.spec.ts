@@ -23,7 +23,7 @@ function sixPages(): Uint8Array {
 /** The worker runs the TypeScript sources through a module hook (jest transpiles them for the main thread only). */
 const WORKER = {
   script: join(__dirname, 'pdf-page-worker.ts'),
-  execArgv: ['--conditions=@doctree/source', '--import', pathToFileURL(join(__dirname, '..', '__fixtures__', 'worker', 'typescript-loader.mjs')).href],
+  execArgv: ['--conditions=@doctree/source', '--import', pathToFileURL(join(__dirname, '..', '..', '..', '..', 'tools', 'scripts', 'typescript-loader.mjs')).href],
 };
 
 async function inProcess(bytes: Uint8Array): Promise<{ read: (pageIdx: number) => Promise<PdfPageResult>; close: () => Promise<void> }> {

@@ -46,7 +46,7 @@ describe('temporary files of dead processes', () => {
     const source = join(__dirname, 'temp-files.ts');
     const child = spawn(
       process.execPath,
-      ['--conditions=@doctree/source', '--import', pathToFileURL(join(__dirname, '..', '__fixtures__', 'worker', 'typescript-loader.mjs')).href, '--input-type=module', '-e', `
+      ['--conditions=@doctree/source', '--import', pathToFileURL(join(__dirname, '..', '..', '..', '..', 'tools', 'scripts', 'typescript-loader.mjs')).href, '--input-type=module', '-e', `
         import { mkdirSync } from 'node:fs';
         const { trackTempPath } = await import(${JSON.stringify(pathToFileURL(source).href)});
         mkdirSync(${JSON.stringify(temp)});

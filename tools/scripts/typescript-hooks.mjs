@@ -1,4 +1,4 @@
-// Module hooks for typescript-loader.mjs (bench support only).
+// Module hooks for typescript-loader.mjs (test and bench support only).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,0 @@
-// Test support: lets a worker thread run the package's TypeScript sources (jest runs them through swc,
-// worker threads do not). Registered with `--import` in the worker's execArgv; transpiles `.ts` with
-// @swc/core and resolves `./x.js` imports to `./x.ts` when only the source exists.
-import { register } from 'node:module';
-
-register('./typescript-hooks.mjs', import.meta.url);
