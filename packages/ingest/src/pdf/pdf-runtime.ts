@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ensureArrayBufferTransfer } from '@doctree/schema';
+import { callerModuleFile } from '@doctree/schema/node';
 
 /**
  * Runtime shims pdf.js needs on Node 20: `ArrayBuffer.prototype.transferToFixedLength` (used when operator lists are
@@ -153,20 +154,9 @@ export function patchPdfjsSource(source: string, fileUrl: string): PatchedPdfjsS
   return { source: patched, applied };
 }
 
-/** The file of this module (a path or `file:` URL), from the V8 call sites; works from ES modules and CommonJS alike. */
+/** The file of this module (a path), from the V8 call sites; works from ES modules and CommonJS alike. */
 export function thisModuleFile(): string | undefined {
-  const original = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, callSites) => callSites;
-    const sites = new Error().stack as unknown as NodeJS.CallSite[] | undefined;
-    const name = Array.isArray(sites) ? sites[0]?.getFileName() : undefined;
-    if (!name) return undefined;
-    return name.startsWith('file:') ? fileURLToPath(name) : name;
-  } catch {
-    return undefined;
-  } finally {
-    Error.prepareStackTrace = original;
-  }
+  return callerModuleFile();
 }
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { callerModuleFile } from '@doctree/schema/node';
 import { Worker } from 'node:worker_threads';
 import { DocTreeError, type DocTreeErrorJson } from '@doctree/schema';
 import type { IndexComponents } from '../index-components.js';
@@ -34,25 +34,10 @@ export interface CollectionBuildsOptions {
   onProgress?: (job: CollectionBuildJob, event: CollectionBuildProgress) => void;
 }
 
-/** The file of this module, from the stack (works compiled to ESM and under jest's CommonJS). */
-function thisModuleFile(): string | undefined {
-  const original = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, callSites) => callSites;
-    const sites = new Error().stack as unknown as NodeJS.CallSite[] | undefined;
-    const name = Array.isArray(sites) ? sites[0]?.getFileName() : undefined;
-    if (!name) return undefined;
-    return name.startsWith('file:') ? fileURLToPath(name) : name;
-  } catch {
-    return undefined;
-  } finally {
-    Error.prepareStackTrace = original;
-  }
-}
 
 /** The compiled worker script next to this module (`dist/collection/build-worker.js`); undefined from sources. */
 export function buildWorkerScript(): string | undefined {
-  const here = thisModuleFile();
+  const here = callerModuleFile();
   if (!here?.endsWith('.js')) return undefined;
   const file = join(dirname(here), 'build-worker.js');
   return existsSync(file) ? file : undefined;
