@@ -6,7 +6,7 @@ export { DOCTREE_ERROR_CODES, DocTreeError } from "./errors.js";
 export type { DocTreeErrorCodeInfo, DocTreeErrorCode, DocTreeErrorOptions, DocTreeErrorJson } from "./errors.js";
 export { PageIdxSchema, PageNumberSchema, pageFromIndex, indexFromPage, BBoxSchema, PageSizeSchema, PageSpanSchema, CharSpanSchema, Sha256Schema } from "./common.js";
 export type { BBox, PageSize, PageSpan, CharSpan } from "./common.js";
-export { formatIssues, parseWith, parseJsonLines } from "./validation.js";
+export { formatIssues, parseJsonWith, parseWith, parseJsonLines } from "./validation.js";
 export { HTML_TABLE_LIMITS, decodeHtmlEntities, escapeHtml, extractTableHtml, gridToHtml, parseHtmlTable, tableToMarkdown } from "./table-html.js";
 export type { HtmlTable } from "./table-html.js";
 export type { ValidationContext } from "./validation.js";

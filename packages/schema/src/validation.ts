@@ -42,6 +42,28 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, contex
 }
 
 /**
+ * Parses JSON text with a schema: text that is not JSON is a {@link DocTreeError} (`SCHEMA_INVALID` unless
+ * `context.code`) saying `<name> is not valid JSON: …` with the file; a value the schema refuses is {@link parseWith}'s error.
+ *
+ * @example
+ * ```ts
+ * const tree = parseJsonWith(DocTreeSchema, await readFile(path, 'utf8'), { file: path, what: 'DocTree', name: 'doctree.mm.json' });
+ * ```
+ */
+export function parseJsonWith<S extends z.ZodType>(schema: S, text: string, context: ValidationContext & { name?: string } = {}): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new DocTreeError(context.code ?? 'SCHEMA_INVALID', `${context.name ?? context.what ?? 'the file'} is not valid JSON: ${(cause as Error).message}`, {
+      ...(context.file !== undefined ? { file: context.file } : {}),
+      cause,
+    });
+  }
+  return parseWith(schema, value, context);
+}
+
+/**
  * Parses JSONL text line by line with a schema; blank lines are skipped. The error names the line and field.
  */
 export function parseJsonLines<S extends z.ZodType>(schema: S, text: string, context: Omit<ValidationContext, 'line'> = {}): z.output<S>[] {

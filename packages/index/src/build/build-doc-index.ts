@@ -6,7 +6,7 @@ import {
   DocTreeSchema,
   INDEX_FORMAT_VERSION,
   IndexManifestSchema,
-  parseWith,
+  parseJsonWith,
   type DocPages,
   type Embedder,
   type IndexArtifact,
@@ -126,13 +126,7 @@ export async function buildDocIndex(docDir: string, options: BuildDocIndexOption
       return { indexDir, manifest: existing, rebuilt: false };
     }
   }
-  let treeJson: unknown;
-  try {
-    treeJson = JSON.parse(treeBytes.toString('utf8'));
-  } catch (cause) {
-    throw new DocTreeError('SCHEMA_INVALID', `doctree.mm.json is not valid JSON: ${(cause as Error).message}`, { file: treePath, cause });
-  }
-  const tree = parseWith(DocTreeSchema, treeJson, { file: treePath, what: 'DocTree' });
+  const tree = parseJsonWith(DocTreeSchema, treeBytes.toString('utf8'), { file: treePath, what: 'DocTree', name: 'doctree.mm.json' });
   const timings: Record<string, number> = {};
   const time = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {
     const t = performance.now();

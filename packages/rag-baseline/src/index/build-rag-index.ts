@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { artifactsMatch, canonicalJson, createVectorIndex, decodeVectorFile, readVectorIndexMeta, readValidJsonIfPresent, swapDirectory, temporaryPathFor, vectorSidecarPath } from '@doctree/index';
-import { DocTreeError, DocTreeSchema, parseWith, RAG_FORMAT_VERSION, RagManifestSchema } from '@doctree/schema';
+import { DocTreeError, DocTreeSchema, parseJsonWith, RAG_FORMAT_VERSION, RagManifestSchema } from '@doctree/schema';
 import type { Embedder, IndexArtifact, RagChunk, RagManifest } from '@doctree/schema';
 import { chunkDocTree, chunkingRecord, CHUNK_DOC_TREE_DEFAULTS, embeddingText, type ChunkDocTreeOptions } from '../chunking/chunk-doc-tree.js';
 import { definedOnly } from '../options.js';
@@ -102,13 +102,7 @@ export async function buildRagIndex(docDir: string, options: BuildRagIndexOption
   if (!o.force && previous && previous.doctree_sha256 === treeHash && previous.config_hash === configHash && (await artifactsMatch(ragDir, previous.artifacts))) {
     return { ragDir, manifest: previous, rebuilt: false };
   }
-  let treeJson: unknown;
-  try {
-    treeJson = JSON.parse(treeBytes.toString('utf8'));
-  } catch (cause) {
-    throw new DocTreeError('SCHEMA_INVALID', `doctree.mm.json is not valid JSON: ${(cause as Error).message}`, { file: treePath, cause });
-  }
-  const tree = parseWith(DocTreeSchema, treeJson, { file: treePath, what: 'DocTree' });
+  const tree = parseJsonWith(DocTreeSchema, treeBytes.toString('utf8'), { file: treePath, what: 'DocTree', name: 'doctree.mm.json' });
   const timings: Record<string, number> = {};
   const timed = async <T>(name: string, work: () => Promise<T> | T): Promise<T> => {
     const started = performance.now();
