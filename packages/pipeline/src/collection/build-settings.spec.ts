@@ -57,6 +57,15 @@ describe('collection build settings', () => {
       ['huge.pdf', 'new', 'settings'],
     ]);
     expect(summary(after).filter(([, change]) => change !== 'unchanged').map(([path]) => path)).toEqual(['scan.pdf', 'text.pdf', 'edited.pdf', 'huge.pdf']);
+    // Another embedder than the manifest's: every document (its vectors cannot be queried with the new one).
+    const embedded = { ...manifest, embedder: { id: 'hashing-v2:d512', dimension: 512 } };
+    expect(planChanges(embedded, files, { ingest: before, embedderId: 'sif-v1:d100' }).filter((p) => p.change === 'modified').map((p) => [p.path, p.reason])).toEqual([
+      ['scan.pdf', 'settings'],
+      ['text.pdf', 'settings'],
+      ['old.pdf', 'settings'],
+      ['edited.pdf', 'content'],
+    ]);
+    expect(planChanges(embedded, files, { ingest: before, embedderId: 'hashing-v2:d512' }).filter((p) => p.change === 'modified').map((p) => p.path)).toEqual(['edited.pdf']);
     // Without settings to compare (a queue producer), only content counts.
     expect(summary(undefined).map(([, change]) => change)).toEqual(['unchanged', 'unchanged', 'unchanged', 'modified', 'failed']);
   });

@@ -6,7 +6,8 @@ import type { CollectionBuildSettings, IngestConfig } from '@doctree/schema';
  * - `ingest.limits` shape every document (a page cap, an image cap, a refused bomb): a change rebuilds all of them and
  *   tries failed files again;
  * - `ingest.ocr` shapes only documents with pages OCR reads (pages without a text layer): a change rebuilds those alone.
- * Other settings (embedder, index) are not fingerprinted: `sync --force` rebuilds after changing them.
+ * The embedder is compared at the collection level (`planChanges`' `embedderId` against the manifest's embedder): another
+ * one rebuilds every document. Index settings (backend, HNSW threshold) are not compared: `sync --force` after changing them.
  */
 
 /** First 16 hex digits of the sha256 of a value's JSON with keys sorted (a user's key order changes nothing). */

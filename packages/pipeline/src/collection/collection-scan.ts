@@ -35,6 +35,11 @@ export interface PlanChangesOptions {
    * `modified` (reason `settings`), a failed file is tried again. Without it only content changes count.
    */
   ingest?: IngestConfig;
+  /**
+   * Id of the embedder builds would use now: when the manifest's embedder (that of its documents' vectors) is another,
+   * every document is `modified` (reason `settings`) — their indexes cannot be queried with this one.
+   */
+  embedderId?: string;
 }
 
 function kindOf(name: string): ScannedFile['kind'] | undefined {
@@ -139,12 +144,13 @@ export function docIdFor(path: string, taken: ReadonlyMap<string, string>): stri
 
 /**
  * What a sync would do: every scanned file as new, modified (its sha256 differs from the manifest's, or it was built
- * with other settings than `options.ingest`), failed (its last build failed and neither it nor the settings changed
+ * with other settings than `options.ingest` or another embedder than `options.embedderId`), failed (its last build failed and neither it nor the settings changed
  * since) or unchanged, and every manifest row whose file is gone as deleted. Rows imported from outside the input folder
  * (absolute paths) are left alone.
  */
 export function planChanges(manifest: CollectionManifest | undefined, files: readonly ScannedFile[], options: PlanChangesOptions = {}): PlannedChange[] {
-  const settingsChanged = (recorded: Parameters<typeof buildSettingsChanged>[0]): boolean => options.ingest !== undefined && buildSettingsChanged(recorded, options.ingest);
+  const embedderChanged = options.embedderId !== undefined && manifest?.embedder !== undefined && manifest.embedder.id !== options.embedderId;
+  const settingsChanged = (recorded: Parameters<typeof buildSettingsChanged>[0]): boolean => embedderChanged || (options.ingest !== undefined && buildSettingsChanged(recorded, options.ingest));
   const rows = new Map((manifest?.documents ?? []).map((d) => [d.path, d]));
   const failures = new Map((manifest?.failures ?? []).map((f) => [f.path, f]));
   const taken = new Map((manifest?.documents ?? []).map((d) => [d.doc_id, d.path]));

@@ -128,6 +128,24 @@ describe('Collection', () => {
     expect((await sharper.status()).pending).toBe(0);
   });
 
+  it('rebuilds every document when the embedder changed, so questions keep working without --force', async () => {
+    await (await Collection.open(out, { config: config(dir) })).ingest({ inputDir: input });
+    const other = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing', dimension: 256 }, index: { backend: 'exact' } } }).config;
+    const reopened = await Collection.open(out, { config: other });
+    const status = await reopened.status();
+    expect(status.entries.map((e) => [e.doc_id, e.change, e.reason]).sort()).toEqual([
+      ['harbor_2022_10k', 'modified', 'settings'],
+      ['lumen_2023_10k', 'modified', 'settings'],
+      ['quarry_2021', 'modified', 'settings'],
+    ]);
+    expect((await reopened.sync()).updated.sort()).toEqual(['harbor_2022_10k', 'lumen_2023_10k', 'quarry_2021']);
+    expect((await reopened.manifest())!.embedder).toMatchObject({ dimension: 256 });
+    expect((await reopened.status()).pending).toBe(0);
+    const asked = await reopened.ask('What was the revenue of Lumen Optics in 2023?');
+    expect(asked.doc_id).toBe('lumen_2023_10k');
+    expect(asked.answer.pages).toContain(2);
+  });
+
   it('status lists pending changes without writing; sync adds, rebuilds by hash and removes, leaving unchanged documents untouched', async () => {
     const collection = await Collection.open(out, { config: config(dir) });
     await collection.ingest({ inputDir: input });

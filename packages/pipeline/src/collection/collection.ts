@@ -29,7 +29,7 @@ import { createIndexComponents, type IndexComponents } from '../index-components
 import type { CollectionBuildJob, CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
 import { collectionBuildSettings } from './build-settings.js';
-import { docIdFor, planChanges, scanInputDir, type PlannedChange, type ScannedFile } from './collection-scan.js';
+import { docIdFor, planChanges, scanInputDir, type PlanChangesOptions, type PlannedChange, type ScannedFile } from './collection-scan.js';
 import { matchesFilters, rankDocuments, SELECTION_NODE_HITS, type CollectionFilters, type DocumentSelection } from './document-selection.js';
 import { answerAcrossDocuments, crossDocumentPlan, primaryDocument, type CrossDocumentAnswer } from './cross-document.js';
 import { FileCollectionStore } from './file-collection-store.js';
@@ -202,7 +202,7 @@ export class Collection {
   async status(inputDir?: string, options: Pick<CollectionSyncOptions, 'recursive'> = {}): Promise<CollectionStatusReport> {
     const manifest = await this.store.readManifest();
     const dir = await this.inputDirOf(inputDir);
-    const planned = planChanges(manifest, await this.scan(dir, options), { ingest: this.config.ingest });
+    const planned = planChanges(manifest, await this.scan(dir, options), await this.planOptions());
     const indexed = new Map((manifest?.documents ?? []).map((d) => [d.doc_id, d.indexed_at]));
     return {
       format: 'doctree.collection-status',
@@ -226,6 +226,16 @@ export class Collection {
     return this.apply('sync', options);
   }
 
+  /** What decides, beside content, whether a document is current: the ingest settings and the embedder builds use now. */
+  private async planOptions(): Promise<PlanChangesOptions> {
+    // An embedder that cannot be made here (its word vectors missing…) fails the builds that need it, not the plan.
+    const embedderId = await this.indexComponents().then(
+      (components) => components.embedder.id,
+      () => undefined,
+    );
+    return { ingest: this.config.ingest, ...(embedderId !== undefined ? { embedderId } : {}) };
+  }
+
   /** The input folder's source files; the collection folder is never scanned as input. */
   private scan(inputDir: string, options: Pick<CollectionSyncOptions, 'recursive'>): Promise<ScannedFile[]> {
     return scanInputDir(inputDir, { exclude: [this.dir], ...(options.recursive !== undefined ? { recursive: options.recursive } : {}) });
@@ -241,7 +251,7 @@ export class Collection {
       const files = await this.scan(inputDir, options);
       progress({ stage: 'scan', files: files.length });
       const manifest = await this.store.initialize({ input_dir: inputDir });
-      const planned = planChanges(manifest, files, { ingest: this.config.ingest });
+      const planned = planChanges(manifest, files, await this.planOptions());
       const scanMs = performance.now() - t;
       const report: CollectionSyncReport = {
         format: 'doctree.collection-sync',
