@@ -39,8 +39,8 @@ describeWithService('postgres', { title: 'collection jobs into the Postgres coll
       expect(first.dead).toEqual([]);
       const manifest = (await store.readManifest())!;
       expect(manifest.documents.map((d) => [d.doc_id, d.kind, d.sha256])).toEqual(jobs.map((j) => [j.doc_id, 'markdown', j.sha256]));
-      // Rows record the ingest settings they were built with, as a local sync does (text only: no OCR fingerprint).
-      expect(manifest.documents.map((d) => d.build_settings)).toEqual(jobs.map(() => ({ limits: expect.stringMatching(/^[0-9a-f]{16}$/) })));
+      // Rows record the settings they were built with, as a local sync does (text only: no OCR fingerprint).
+      expect(manifest.documents.map((d) => d.build_settings)).toEqual(jobs.map(() => ({ limits: expect.stringMatching(/^[0-9a-f]{16}$/), index: expect.stringMatching(/^[0-9a-f]{16}$/) })));
       expect(readFileSync(join(await store.documentDir('valves'), 'doctree.mm.json'), 'utf8')).toContain('Isolate the valves');
       const hits = await db.hybridSearch({ collection: 'handbooks', query: 'replace worn seals pumps', k: 3 });
       expect(hits[0]).toMatchObject({ doc_id: 'pumps' });

@@ -71,7 +71,7 @@ export function collectionJobHandlers(options: CollectionJobHandlersOptions): Do
           description: result.description,
           metadata: result.metadata,
           // What it was built with, as a local `collection sync` records it (a sync with other settings rebuilds it).
-          build_settings: collectionBuildSettings(options.config.ingest, { ocr: result.textless > 0 }),
+          build_settings: collectionBuildSettings(options.config.ingest, { ocr: result.textless > 0, indexConfig: result.indexConfig }),
         };
         return { row, staged: result.staged, selection: result.selection };
       } catch (error) {

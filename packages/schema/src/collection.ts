@@ -51,12 +51,14 @@ const SettingsFingerprintSchema = z.string().regex(/^[0-9a-f]{16}$/, '16 hex dig
 /**
  * Fingerprints of the configuration a document was built with: `sync` rebuilds a document whose settings changed since,
  * and tries a failed file again. `limits` covers `ingest.limits`; `ocr` covers `ingest.ocr` and is present only for
- * documents with pages OCR reads (pages without a text layer), so an OCR change rebuilds those alone.
+ * documents with pages OCR reads (pages without a text layer), so an OCR change rebuilds those alone; `index` is the
+ * start of the document index's `config_hash` (embedder, sparse analyser, summarizer, HNSW threshold, index format).
  */
 export const CollectionBuildSettingsSchema = z
   .object({
     limits: SettingsFingerprintSchema,
     ocr: SettingsFingerprintSchema.optional(),
+    index: SettingsFingerprintSchema.optional(),
   })
   .strict();
 export type CollectionBuildSettings = z.infer<typeof CollectionBuildSettingsSchema>;

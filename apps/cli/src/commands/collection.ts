@@ -97,7 +97,7 @@ export function formatStatus(report: CollectionStatusReport, manifest: Collectio
   const pending = report.entries.filter((e) => e.change !== 'unchanged');
   if (pending.length > 0) {
     out.push('', 'Pending changes (run `doctree collection sync` to apply):');
-    const why = (e: (typeof pending)[number]): string => (e.reason !== 'settings' ? '' : e.change === 'new' ? '  - failed before; ingest settings changed, tried again' : '  - built with other settings (ingest or embedder)');
+    const why = (e: (typeof pending)[number]): string => (e.reason !== 'settings' ? '' : e.change === 'new' ? '  - failed before; ingest settings changed, tried again' : '  - built with other settings (ingest, embedder or index)');
     for (const e of pending) out.push(`  [${e.change.toUpperCase()}] ${e.doc_id}  (${e.path})${why(e)}`);
   } else {
     out.push('', 'No pending changes.');

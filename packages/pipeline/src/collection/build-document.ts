@@ -41,6 +41,8 @@ export interface CollectionBuildResult {
   warnings: IngestWarning[];
   /** Pages without a text layer (those OCR reads, whether it could or not). */
   textless: number;
+  /** `config_hash` of the document's index (what its embedder, analyser, summarizer and format make it). */
+  indexConfig: string;
   metadata: CollectionMetadata;
   description: string;
   selection: DocumentSelectionData;
@@ -99,6 +101,7 @@ export async function buildCollectionDocument(job: CollectionBuildJob, component
     pages: tree.doc.page_count,
     warnings: tree.warnings,
     textless: ingested.adapted.pages.filter((page) => !page.has_text_layer).length,
+    indexConfig: built.manifest.config_hash,
     metadata,
     description,
     selection,

@@ -18,6 +18,12 @@ describe('collection build settings', () => {
     expect(buildSettingsChanged(scan, sharper)).toBe(true);
     expect(buildSettingsChanged(text, ingestOf({ ingest: { limits: { max_pages: 9000 } } }))).toBe(true);
     expect(buildSettingsChanged(scan, ingestOf({ ingest: { ocr: { language: 'eng', dpi: 200 } } }))).toBe(false);
+    // The index configuration (embedder, analyser, summarizer, format): every document that recorded one.
+    const indexed = collectionBuildSettings(base, { ocr: false, indexConfig: 'a'.repeat(64) });
+    expect(indexed).toEqual({ limits: text.limits, index: 'a'.repeat(16) });
+    expect(buildSettingsChanged(indexed, base, 'a'.repeat(64))).toBe(false);
+    expect(buildSettingsChanged(indexed, base, 'b'.repeat(64))).toBe(true);
+    expect(buildSettingsChanged(text, base, 'b'.repeat(64))).toBe(false);
     // Rows written before settings were recorded are current: an upgrade rebuilds nothing.
     expect(buildSettingsChanged(undefined, sharper)).toBe(false);
   });

@@ -40,6 +40,8 @@ export interface PlanChangesOptions {
    * every document is `modified` (reason `settings`) — their indexes cannot be queried with this one.
    */
   embedderId?: string;
+  /** `config_hash` of the document index builds would make now (with `ingest`: a document indexed otherwise is `modified`). */
+  indexConfig?: string;
 }
 
 function kindOf(name: string): ScannedFile['kind'] | undefined {
@@ -150,7 +152,7 @@ export function docIdFor(path: string, taken: ReadonlyMap<string, string>): stri
  */
 export function planChanges(manifest: CollectionManifest | undefined, files: readonly ScannedFile[], options: PlanChangesOptions = {}): PlannedChange[] {
   const embedderChanged = options.embedderId !== undefined && manifest?.embedder !== undefined && manifest.embedder.id !== options.embedderId;
-  const settingsChanged = (recorded: Parameters<typeof buildSettingsChanged>[0]): boolean => embedderChanged || (options.ingest !== undefined && buildSettingsChanged(recorded, options.ingest));
+  const settingsChanged = (recorded: Parameters<typeof buildSettingsChanged>[0]): boolean => embedderChanged || (options.ingest !== undefined && buildSettingsChanged(recorded, options.ingest, options.indexConfig));
   const rows = new Map((manifest?.documents ?? []).map((d) => [d.path, d]));
   const failures = new Map((manifest?.failures ?? []).map((f) => [f.path, f]));
   const taken = new Map((manifest?.documents ?? []).map((d) => [d.doc_id, d.path]));

@@ -128,6 +128,20 @@ describe('Collection', () => {
     expect((await sharper.status()).pending).toBe(0);
   });
 
+  it('rebuilds every document when the index configuration changed (here the HNSW threshold), and nothing when it did not', async () => {
+    await (await Collection.open(out, { config: config(dir) })).ingest({ inputDir: input });
+    expect((await (await Collection.open(out, { config: config(dir) })).status()).pending).toBe(0);
+    const other = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing' }, index: { backend: 'exact', hnsw_min_vectors: 1000 } } }).config;
+    const reopened = await Collection.open(out, { config: other });
+    expect((await reopened.status()).entries.map((e) => [e.doc_id, e.change, e.reason]).sort()).toEqual([
+      ['harbor_2022_10k', 'modified', 'settings'],
+      ['lumen_2023_10k', 'modified', 'settings'],
+      ['quarry_2021', 'modified', 'settings'],
+    ]);
+    await reopened.sync();
+    expect((await reopened.status()).pending).toBe(0);
+  });
+
   it('rebuilds every document when the embedder changed, so questions keep working without --force', async () => {
     await (await Collection.open(out, { config: config(dir) })).ingest({ inputDir: input });
     const other = resolveConfig({ overrides: { data_dir: join(dir, 'data'), embedder: { kind: 'hashing', dimension: 256 }, index: { backend: 'exact' } } }).config;

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { analyzeQuestion, createChatClient } from '@doctree/agents';
 import { DOC_FILES } from '@doctree/ingest';
-import { INDEX_DIR } from '@doctree/index';
+import { INDEX_DIR, indexConfigHash } from '@doctree/index';
 import {
   COLLECTION_METADATA_FIELDS,
   CollectionMetadataSchema,
@@ -229,11 +229,11 @@ export class Collection {
   /** What decides, beside content, whether a document is current: the ingest settings and the embedder builds use now. */
   private async planOptions(): Promise<PlanChangesOptions> {
     // An embedder that cannot be made here (its word vectors missing…) fails the builds that need it, not the plan.
-    const embedderId = await this.indexComponents().then(
-      (components) => components.embedder.id,
-      () => undefined,
-    );
-    return { ingest: this.config.ingest, ...(embedderId !== undefined ? { embedderId } : {}) };
+    const components = await this.indexComponents().catch(() => undefined);
+    if (components === undefined) return { ingest: this.config.ingest };
+    // The hash buildCollectionDocument's index build records (same components, no records or vector index options).
+    const indexConfig = indexConfigHash({ embedder: components.embedder, sparse: components.sparse, summarizer: components.summarizer, hnswMinVectors: components.hnswMinVectors });
+    return { ingest: this.config.ingest, embedderId: components.embedder.id, indexConfig };
   }
 
   /** The input folder's source files; the collection folder is never scanned as input. */
@@ -342,7 +342,7 @@ export class Collection {
         updated_at: at,
         description: r.description,
         metadata: r.metadata,
-        build_settings: collectionBuildSettings(this.config.ingest, { ocr: r.textless > 0 }),
+        build_settings: collectionBuildSettings(this.config.ingest, { ocr: r.textless > 0, indexConfig: r.indexConfig }),
       };
       await this.store.commitDocument(row, r.staged, r.selection);
       (previous ? report.updated : report.added).push(p.doc_id);

@@ -9,6 +9,7 @@ export { acquireFileLock } from './collection-lock.js';
 export { planChanges, SCAN_INPUT_DIR_DEFAULTS, scanInputDir } from './collection-scan.js';
 export type { PlanChangesOptions, PlannedChange, ScanInputDirOptions, ScannedFile } from './collection-scan.js';
 export { buildSettingsChanged, collectionBuildSettings } from './build-settings.js';
+export type { BuildSettingsContext } from './build-settings.js';
 export { bm25Scores, matchesFilters, namedMetadata, nodeDocScores, rankDocuments, SELECTION_NODE_HITS, SELECTION_RRF_K } from './document-selection.js';
 export type { CollectionFilters, DocumentSelection, SelectionCandidate, SelectionScore } from './document-selection.js';
 export { applyLlmChoice, describeLlmChoice, LLM_DOCUMENT_SELECTOR_DEFAULTS, LLM_SELECTION_SYSTEM_PROMPT, LlmDocumentSelector, llmSelectorFor } from './llm-selection.js';
