@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSimplePdf } from '@doctree/ingest';
+import { HashingEmbedder } from '@doctree/index';
 import { CollectionManifestSchema, CollectionStatusReportSchema, CollectionSyncReportSchema, DocTreeError, PageIndexDocumentSchema, resolveConfig } from '@doctree/schema';
 import { Collection } from './collection.js';
 import { COLLECTION_FILES } from './file-collection-store.js';
@@ -140,6 +141,16 @@ describe('Collection', () => {
     ]);
     await reopened.sync();
     expect((await reopened.status()).pending).toBe(0);
+  });
+
+  it('builds with a ready-made embedder in this thread, so documents and questions share it, and its documents stay current', async () => {
+    const embedder = new HashingEmbedder({ dimension: 64 });
+    const collection = await Collection.open(out, { config: config(dir), components: { embedder } });
+    const report = await collection.ingest({ inputDir: input, workers: 2 });
+    expect(report.workers).toBe(1);
+    expect((await collection.manifest())!.embedder).toEqual({ id: embedder.id, dimension: 64 });
+    expect((await (await Collection.open(out, { config: config(dir), components: { embedder } })).status()).pending).toBe(0);
+    expect((await collection.ask('How much cash did Harbor Tools hold at the end of 2022?')).doc_id).toBe('harbor_2022_10k');
   });
 
   it('rebuilds every document when the embedder changed, so questions keep working without --force', async () => {

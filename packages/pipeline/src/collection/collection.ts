@@ -46,7 +46,11 @@ export interface CollectionOptions {
   store?: CollectionStore;
   /** Cache folder of LLM summaries and `openai` embeddings. Default `<config.data_dir>/.cache`. */
   cacheDir?: string;
-  /** Ready-made index components (embedder…) for builds in this thread and for questions. */
+  /**
+   * Ready-made index components (embedder…) for builds and questions. With any of them documents are built in this
+   * thread (worker threads could only make the configuration's own components, and documents would be indexed with
+   * another embedder than the one questions use).
+   */
   components?: Partial<IndexComponents>;
   /**
    * Documents kept open between questions of {@link Collection.ask} (the agent over a loaded index), least recently
@@ -70,7 +74,10 @@ export interface CollectionSyncOptions {
   inputDir?: string;
   /** Rebuild every document, changed or not. Default false. */
   force?: boolean;
-  /** Documents built at the same time (worker threads): `'auto'` one per core. Default `'auto'`. */
+  /**
+   * Documents built at the same time (worker threads): `'auto'` one per core. Default `'auto'`; always 1 (this thread)
+   * when the collection was opened with ready-made `components`.
+   */
   workers?: number | 'auto';
   /** How long to wait for another run's lock, ms. Default 0 (fail at once, naming the holder). */
   waitMs?: number;
@@ -306,13 +313,15 @@ export class Collection {
     }
     const byIndex = new Map(planned.map((p, i) => [i, p]));
     let done = 0;
+    // Components given ready-made exist in this thread only: workers would build with the configuration's own.
+    const workers = Object.values(this.given).some((part) => part !== undefined) ? 1 : (options.workers ?? 'auto');
     const builds = runCollectionBuilds(jobs, {
-      workers: options.workers ?? 'auto',
+      workers,
       components: () => this.indexComponents(),
       cacheDir: this.cacheDir,
       onProgress: (job, event) => progress({ stage: 'build', doc_id: job.docId, event, done, total: jobs.length }),
     });
-    report.workers = jobs.length === 0 ? 0 : Math.min(jobs.length, options.workers === undefined || options.workers === 'auto' ? availableParallelism() : options.workers);
+    report.workers = jobs.length === 0 ? 0 : Math.min(jobs.length, workers === 'auto' ? availableParallelism() : workers);
     for await (const outcome of builds) {
       done++;
       const p = byIndex.get(outcome.job.index)!;
