@@ -9,7 +9,9 @@ export type { PdfPageSpec, PdfShape, PdfTextRun, SimplePdfOptions, SimplePdfOutl
 export { adaptPdf, ADAPT_PDF_DEFAULTS, PDF_ADAPTER_GENERATOR } from './pdf/pdf-adapter.js';
 export type { AdaptPdfOptions, PdfOcrStats } from './pdf/pdf-adapter.js';
 export { extractPdfPages, iteratePdfPages } from './pdf/pdf-text-layer.js';
-export { assertOcrOptions, checkOcr, missingOcrLanguages, missingOcrPrograms, OCR_DPI_RANGE, OCR_INSTALL_HINT, OCR_PROGRAMS, tesseractLanguagePackages } from './pdf/pdf-ocr.js';
+export { assertOcrOptions, checkOcr, missingOcrLanguages, missingOcrPrograms, OCR_INSTALL_HINT, OCR_PROGRAMS, tesseractLanguagePackages } from './pdf/pdf-ocr.js';
+/** Lowest and highest OCR resolution accepted (`ocrDpi`, `ingest.ocr.dpi`); defined with the configuration schema. */
+export { OCR_DPI_RANGE } from '@doctree/schema';
 export type { CheckOcrOptions, OcrCheck } from './pdf/pdf-ocr.js';
 export type { ExtractPdfPagesOptions } from './pdf/pdf-text-layer.js';
 export type { PdfLine, PdfLinePiece, PdfPageText, PdfSpan } from './pdf/pdf-lines.js';

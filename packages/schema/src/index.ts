@@ -14,7 +14,7 @@ export { ownTable, setOwn } from "./own-keys.js";
 export { schemasAtPath } from "./schema-path.js";
 export { OPENROUTER_BASE_URL, LlmConfigSchema, EmbedderConfigSchema, IndexConfigSchema, AgentConfigSchema, DocTreeConfigSchema, configFromEnv, resolveConfig, REDACTED, redactSecrets, configSecrets } from "./config.js";
 export type { LlmConfig, EmbedderConfig, IndexConfig, AgentConfig, DocTreeConfig, DocTreeConfigInput, ConfigSource, ResolveConfigOptions, ResolvedConfig } from "./config.js";
-export { INGEST_LIMIT_DEFAULTS, INGEST_OCR_DEFAULTS, OCR_LANGUAGE_PATTERN, IngestLimitsConfigSchema, IngestOcrConfigSchema, IngestConfigSchema } from "./ingest-limits.js";
+export { INGEST_LIMIT_DEFAULTS, INGEST_OCR_DEFAULTS, OCR_DPI_RANGE, OCR_LANGUAGE_PATTERN, IngestLimitsConfigSchema, IngestOcrConfigSchema, IngestConfigSchema } from "./ingest-limits.js";
 export type { IngestLimitsConfig, IngestOcrConfig, IngestConfig } from "./ingest-limits.js";
 export { CONTENT_LIST_VERSION, BlockOriginSchema, BlockFlagSchema, TextBlockSchema, TitleBlockSchema, ImageBlockSchema, TableBlockSchema, EquationBlockSchema, ListBlockSchema, CodeBlockSchema, ChartBlockSchema, PageFurnitureBlockSchema, ContentBlockSchema, PageInfoSchema, SourceInfoSchema, IngestWarningSchema, OutlineEntrySchema, ContentListSchema, MinerUBlockSchema, MinerUContentListSchema } from "./content-list.js";
 export type { BlockOrigin, BlockFlag, ContentBlock, ContentBlockType, TextBlock, TitleBlock, ImageBlock, TableBlock, EquationBlock, ListBlock, CodeBlock, ChartBlock, PageFurnitureBlock, PageInfo, SourceInfo, IngestWarning, OutlineEntry, ContentList, MinerUBlock, MinerUContentList } from "./content-list.js";

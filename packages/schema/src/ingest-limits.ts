@@ -56,11 +56,14 @@ export const INGEST_OCR_DEFAULTS = Object.freeze({
  */
 export const OCR_LANGUAGE_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\+[A-Za-z][A-Za-z0-9_]*)*$/;
 
+/** Lowest and highest OCR resolution accepted (dpi), for `ingest.ocr.dpi` and `ocrDpi` of `@doctree/ingest`. */
+export const OCR_DPI_RANGE = Object.freeze({ min: 72, max: 600 });
+
 /** `ingest.ocr`: OCR of pages without a text layer (see {@link INGEST_OCR_DEFAULTS}). */
 export const IngestOcrConfigSchema = z.object({
   enabled: z.boolean().default(INGEST_OCR_DEFAULTS.enabled),
   language: z.string().regex(OCR_LANGUAGE_PATTERN, 'tesseract language names joined by "+", e.g. "eng" or "eng+deu"').default(INGEST_OCR_DEFAULTS.language),
-  dpi: z.number().int().min(72).max(600).default(INGEST_OCR_DEFAULTS.dpi),
+  dpi: z.number().int().min(OCR_DPI_RANGE.min).max(OCR_DPI_RANGE.max).default(INGEST_OCR_DEFAULTS.dpi),
 });
 export type IngestOcrConfig = z.infer<typeof IngestOcrConfigSchema>;
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocTreeError, INGEST_OCR_DEFAULTS, OCR_LANGUAGE_PATTERN } from '@doctree/schema';
+import { DocTreeError, INGEST_OCR_DEFAULTS, OCR_DPI_RANGE, OCR_LANGUAGE_PATTERN } from '@doctree/schema';
 import type { BBox } from '@doctree/schema';
 import { rawBlock } from './pdf-blocks.js';
 import type { PdfRawBlock } from './pdf-blocks.js';
@@ -47,9 +47,6 @@ export interface OcrPagesOptions {
 
 const DEFAULTS = { dpi: INGEST_OCR_DEFAULTS.dpi, language: INGEST_OCR_DEFAULTS.language, timeoutMs: 120_000, tesseract: 'tesseract', pdftoppm: 'pdftoppm' };
 
-/** Lowest and highest OCR resolution accepted (dpi). */
-export const OCR_DPI_RANGE = { min: 72, max: 600 } as const;
-
 /**
  * Refuses OCR settings that cannot work, before any page is read: a language that is not tesseract language names
  * joined by `+` ({@link OCR_LANGUAGE_PATTERN}; it becomes a program argument) or a resolution outside
@@ -62,7 +59,7 @@ export function assertOcrOptions(options: { ocrLanguage?: string; ocrDpi?: numbe
   }
   const dpi = options.ocrDpi;
   if (dpi !== undefined && !(Number.isInteger(dpi) && dpi >= OCR_DPI_RANGE.min && dpi <= OCR_DPI_RANGE.max)) {
-    throw new DocTreeError('USAGE', `invalid OCR resolution ${String(dpi)}`, { ...where, hint: `ingest.ocr.dpi takes a whole number of dots per inch from ${OCR_DPI_RANGE.min} to ${OCR_DPI_RANGE.max} (default 200).` });
+    throw new DocTreeError('USAGE', `invalid OCR resolution ${String(dpi)}`, { ...where, hint: `ingest.ocr.dpi takes a whole number of dots per inch from ${OCR_DPI_RANGE.min} to ${OCR_DPI_RANGE.max} (default ${INGEST_OCR_DEFAULTS.dpi}).` });
   }
 }
 
@@ -354,6 +351,11 @@ function languagesOf(output: string): string[] {
     .filter((l) => /^[A-Za-z][\w/-]*$/.test(l));
 }
 
+/** The languages of `language` (`+`-joined) that are not among `installed`. */
+function absentLanguages(language: string, installed: readonly string[]): string[] {
+  return language.split('+').filter((lang) => lang && !installed.includes(lang));
+}
+
 /** The Debian packages holding tesseract's data for `languages` (`deu` → `tesseract-ocr-deu`, `chi_sim` → `tesseract-ocr-chi-sim`). */
 export function tesseractLanguagePackages(languages: readonly string[]): string[] {
   return languages.map((lang) => `tesseract-ocr-${lang.toLowerCase().replace(/_/g, '-')}`);
@@ -377,8 +379,7 @@ export async function missingOcrLanguages(language: string, options: { path?: st
     languageProbes.set(program, probed);
   }
   const installed = await probed.languages;
-  if (installed.length === 0) return [];
-  return language.split('+').filter((lang) => lang && !installed.includes(lang));
+  return installed.length === 0 ? [] : absentLanguages(language, installed);
 }
 
 /** The first dotted version number on a line starting with `name` (`tesseract 5.3.0`, `pdftoppm version 22.12.0`). */
@@ -414,7 +415,7 @@ export async function checkOcr(options: CheckOcrOptions = {}): Promise<OcrCheck>
     const version = versionOf(pdftoppmVersion, 'pdftoppm');
     check.pdftoppm = { path: pdftoppmPath, ...(version ? { version } : {}) };
   }
-  const absent = language.split('+').filter((lang) => lang && !check.tesseract?.languages.includes(lang));
+  const absent = absentLanguages(language, check.tesseract?.languages ?? []);
   if (missing.length > 0) check.problem = `${missing.join(' and ')} not on PATH. Fix: ${OCR_INSTALL_HINT}`;
   else if (absent.length > 0) check.problem = `tesseract has no language data for ${absent.join(', ')}. Fix: sudo apt-get install ${tesseractLanguagePackages(absent).join(' ')}`;
   else check.available = true;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ingestFile, ingestOptionsFromConfig } from '@doctree/ingest';
-import { buildDocIndex, INDEX_DIR, INDEX_FILES } from '@doctree/index';
+import { buildDocIndex, INDEX_DIR, INDEX_FILES, type BuildDocIndexOptions } from '@doctree/index';
 import type { CollectionMetadata, CollectionSelectionNode, DocSummary, DocTree, DocTreeConfig, DocumentSelectionData, IngestWarning } from '@doctree/schema';
 import type { IndexComponents } from '../index-components.js';
 import { describeDocument, extractMetadata, periodLabel } from './document-metadata.js';
@@ -49,6 +49,14 @@ export interface CollectionBuildResult {
   timings: { ingest: number; index: number; selection: number };
 }
 
+/**
+ * The index build options of a collection document from its components: what {@link buildCollectionDocument} builds
+ * with, and what `indexConfigHash` of them gives — the hash a current document's index records.
+ */
+export function documentIndexOptions(components: IndexComponents): Pick<BuildDocIndexOptions, 'embedder' | 'sparse' | 'summarizer' | 'backend' | 'hnswMinVectors'> {
+  return { embedder: components.embedder, sparse: components.sparse, summarizer: components.summarizer, backend: components.backend, hnswMinVectors: components.hnswMinVectors };
+}
+
 /** Progress of one document build. */
 export type CollectionBuildProgress = { stage: 'ingest'; done: number; total: number } | { stage: 'index' } | { stage: 'selection' };
 
@@ -79,13 +87,7 @@ export async function buildCollectionDocument(job: CollectionBuildJob, component
   const ingestMs = performance.now() - t;
   t = performance.now();
   onProgress?.({ stage: 'index' });
-  const built = await buildDocIndex(ingested.docDir, {
-    embedder: components.embedder,
-    sparse: components.sparse,
-    summarizer: components.summarizer,
-    backend: components.backend,
-    hnswMinVectors: components.hnswMinVectors,
-  });
+  const built = await buildDocIndex(ingested.docDir, documentIndexOptions(components));
   const indexMs = performance.now() - t;
   t = performance.now();
   onProgress?.({ stage: 'selection' });

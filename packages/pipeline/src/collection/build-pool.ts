@@ -34,7 +34,6 @@ export interface CollectionBuildsOptions {
   onProgress?: (job: CollectionBuildJob, event: CollectionBuildProgress) => void;
 }
 
-
 /** The compiled worker script next to this module (`dist/collection/build-worker.js`); undefined from sources. */
 export function buildWorkerScript(): string | undefined {
   const here = callerModuleFile();

@@ -26,7 +26,7 @@ import {
 } from '@doctree/schema';
 import { openAgent, type AskedQuestion, type OpenedAgent } from '../ask-question.js';
 import { createIndexComponents, type IndexComponents } from '../index-components.js';
-import type { CollectionBuildJob, CollectionBuildProgress } from './build-document.js';
+import { documentIndexOptions, type CollectionBuildJob, type CollectionBuildProgress } from './build-document.js';
 import { runCollectionBuilds } from './build-pool.js';
 import { collectionBuildSettings } from './build-settings.js';
 import { docIdFor, planChanges, scanInputDir, type PlanChangesOptions, type PlannedChange, type ScannedFile } from './collection-scan.js';
@@ -238,8 +238,8 @@ export class Collection {
     // An embedder that cannot be made here (its word vectors missing…) fails the builds that need it, not the plan.
     const components = await this.indexComponents().catch(() => undefined);
     if (components === undefined) return { ingest: this.config.ingest };
-    // The hash buildCollectionDocument's index build records (same components, no records or vector index options).
-    const indexConfig = indexConfigHash({ embedder: components.embedder, sparse: components.sparse, summarizer: components.summarizer, hnswMinVectors: components.hnswMinVectors });
+    // The hash buildCollectionDocument's index build records.
+    const indexConfig = indexConfigHash(documentIndexOptions(components));
     return { ingest: this.config.ingest, embedderId: components.embedder.id, indexConfig };
   }
 
